@@ -1,0 +1,279 @@
+"""The `memctl` command line: parse options, open the store, call the core, render.
+
+stdout carries data only (tables, JSON); progress, summaries and errors go to stderr.
+Exit codes: 0 ok · 1 error · 2 usage · 3 `--strict` and something was rejected · 75 locked.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import orjson
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from memctl import __version__, export, importer
+from memctl.errors import EXIT_REJECTED, MemctlError, StoreError
+from memctl.ingest.detect import FORMATS
+from memctl.models import STATUSES
+from memctl.paths import default_db_path
+from memctl.store import Store, UserStore
+
+app = typer.Typer(
+    name="memctl",
+    help="Turn an AI agent's long-term memory into a clean, trustworthy SQLite store.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+UserOpt = Annotated[
+    str, typer.Option("--user", "-u", envvar="MEMCTL_USER", help="Whose memory (tenant).")
+]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        envvar="MEMCTL_DB",
+        help="SQLite database [default: ~/.local/share/memctl/memctl.db].",
+        show_default=False,
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Output JSON.")]
+NlOpt = Annotated[bool, typer.Option("--nl", help="Output one JSON object per line.")]
+StatusOpt = Annotated[
+    list[str] | None,
+    typer.Option("--status", "-s", help=f"Only these statuses ({', '.join(STATUSES)}).")
+]
+
+
+def _check_statuses(statuses: list[str] | None) -> list[str]:
+    for s in statuses or []:
+        if s not in STATUSES:
+            raise typer.BadParameter(f"{s!r} is not one of {', '.join(STATUSES)}", param_hint="--status")
+    return statuses or []
+
+
+@contextmanager
+def _store(db: Path | None, user: str, *, scratch: bool = False) -> Iterator[UserStore]:
+    """Open the database for one user; map domain errors to a one-line message and exit code."""
+    path = db or default_db_path()
+    store: Store | None = None
+    try:
+        store = Store.open_scratch(path) if scratch else Store.open(path)
+        yield store.for_user(user)
+    except MemctlError as exc:
+        err.print(f"[red]Error:[/red] {escape(str(exc))}")
+        raise typer.Exit(exc.exit_code) from None
+    except sqlite3.Error as exc:
+        err.print(f"[red]Error:[/red] database {escape(str(path))}: {escape(str(exc))}")
+        raise typer.Exit(StoreError.exit_code) from None
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _emit_json(value: Any) -> None:
+    sys.stdout.buffer.write(orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n")
+    sys.stdout.flush()
+
+
+def _emit_nl(rows: Iterable[dict[str, Any]]) -> None:
+    for row in rows:
+        sys.stdout.buffer.write(orjson.dumps(row) + b"\n")
+    sys.stdout.flush()
+
+
+@app.command("import")
+def import_(
+    paths: Annotated[list[Path], typer.Argument(help="Files or directories to import.")],
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", "-f", help=f"Force a reader ({', '.join(FORMATS)})."),
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")] = False,
+    json_: JsonOpt = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Exit 3 if any record was rejected.")
+    ] = False,
+    silent: Annotated[bool, typer.Option("--silent", help="No progress bar.")] = False,
+) -> None:
+    """Import legacy memory files and session transcripts.
+
+    Example: memctl import ~/.hermes/memories ~/.picoclaw/workspace --user alice
+    """
+    if fmt is not None and fmt not in FORMATS:
+        raise typer.BadParameter(f"{fmt!r} is not one of {', '.join(FORMATS)}", param_hint="--format")
+    with _store(db, user, scratch=dry_run) as store, _progress(silent or json_) as progress:
+        report = importer.import_paths(store, paths, fmt=fmt, progress=progress)
+    report.dry_run = dry_run
+    if json_:
+        _emit_json(report.as_dict())
+    else:
+        _print_import_report(report)
+    if strict and report.rejected:
+        raise typer.Exit(EXIT_REJECTED)
+
+
+@contextmanager
+def _progress(quiet: bool) -> Iterator[importer.Progress | None]:
+    if quiet or not err.is_terminal:
+        yield None
+        return
+    columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("import", total=None)
+
+        def update(done: int, total: int, _path: str) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _print_import_report(report: importer.ImportReport) -> None:
+    verb = "Would import" if report.dry_run else "Imported"
+    reasons = ", ".join(f"{n} {r}" for r, n in report.skipped_by_reason.most_common())
+    err.print(
+        f"{verb} {len(report.by_file)} files: {report.records} records, "
+        f"[green]{report.added} added[/green], {report.skipped} skipped"
+        + (f" ({escape(reasons)})" if reasons else "")
+        + f", {len(report.rejected)} rejected in {report.seconds:.2f}s"
+    )
+    for r in report.rejected:
+        err.print(f"[yellow]rejected[/yellow] {escape(r.path)}:{r.line}: {escape(r.reason)}")
+    for u in report.unsupported:
+        err.print(f"[dim]unsupported {escape(u['path'])}: {escape(u['reason'])}[/dim]")
+
+
+@app.command("list")
+def list_(
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    status: StatusOpt = None,
+    limit: Annotated[int | None, typer.Option("--limit", "-n", help="At most N entries.")] = None,
+    json_: JsonOpt = False,
+    nl: NlOpt = False,
+) -> None:
+    """List a user's entries.
+
+    Example: memctl list --user alice --status active --nl
+    """
+    statuses = _check_statuses(status)
+    with _store(db, user) as store:
+        rows = store.entries(statuses, limit)
+        if nl:
+            _emit_nl(rows)
+        elif json_:
+            _emit_json(list(rows))
+        else:
+            table = Table("id", "status", "layer", "realm", "audience", "content")
+            count = 0
+            for row in rows:
+                count += 1
+                content = row["content"].replace("\n", " ")
+                table.add_row(
+                    str(row["id"]), row["status"], row["layer"], row["realm"], row["audience"],
+                    escape(content[:120] + ("…" if len(content) > 120 else "")),
+                )  # fmt: skip
+            out.print(table)
+            err.print(f"{count} entries")
+
+
+@app.command()
+def show(
+    entry_id: Annotated[int, typer.Argument(help="Entry id.", metavar="ID")],
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Show one entry with its sources and supersede links.
+
+    Example: memctl show 42 --user alice
+    """
+    with _store(db, user) as store:
+        try:
+            entry = store.entry(entry_id)
+        except MemctlError as exc:
+            err.print(f"[red]Error:[/red] {escape(str(exc))}")
+            raise typer.Exit(exc.exit_code) from None
+        entry["sources"] = store.sources(entry_id)
+        entry["supersedes"] = store.supersedes(entry_id)
+        entry["superseded_by"] = store.superseded_by(entry_id)
+    if json_:
+        _emit_json(entry)
+        return
+    fields = Table(show_header=False, box=None)
+    for key, value in entry.items():
+        if key not in ("sources", "supersedes", "superseded_by"):
+            fields.add_row(f"[bold]{key}[/bold]", escape(str(value)))
+    out.print(fields)
+    sources = Table("path:line", "format", "role", "ts", "merged by", title="sources")
+    for s in entry["sources"]:
+        how = s["merge_layer"] + (f" ({s['merge_score']:.2f})" if s["merge_score"] else "")
+        sources.add_row(
+            escape(f"{s['path']}:{s['line']}"), s["format"], s["role"] or "", s["ts"] or "", how
+        )
+    out.print(sources)
+    for link in entry["supersedes"]:
+        out.print(f"supersedes {link['old_id']}: {escape(link['reason'])}")
+    for link in entry["superseded_by"]:
+        out.print(f"superseded by {link['new_id']}: {escape(link['reason'])}")
+
+
+@app.command("export")
+def export_(
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    status: StatusOpt = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to FILE instead of stdout.")
+    ] = None,
+) -> None:
+    """Export a user's memories (every status by default) as JSON that `memctl import` reads back.
+
+    Example: memctl export --user alice -o alice.json
+    """
+    statuses = _check_statuses(status)
+    with _store(db, user) as store:
+        data = export.export_document(store, statuses)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        output.write_bytes(data)
+    except OSError as exc:
+        err.print(f"[red]Error:[/red] cannot write {escape(str(output))}: {exc.strerror}")
+        raise typer.Exit(1) from None
+    err.print(f"Exported to {escape(str(output))}")
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"memctl {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show version.")
+    ] = False,
+) -> None:
+    """Turn an AI agent's long-term memory into a clean, trustworthy SQLite store."""
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,335 @@
+"""`memctl import`: walk inputs, read records, apply restraint, dedupe (L1 exact), store.
+
+Accounting rule: for every run, records = added + skipped + rejected. Each accepted record gets
+a `sources` row (pointing at the entry it created or duplicates); each skipped one is counted
+under its reason; each rejected one is listed with path, line and reason (and kept in the
+`rejections` table). One transaction per file, so a failure leaves no half-imported file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memctl import CONTEXT_MARKER
+from memctl.errors import InputNotFound
+from memctl.ingest.detect import READERS, UnknownFormat, detect
+from memctl.ingest.restraint import judge
+from memctl.models import MESSAGE, Record, Rejection
+from memctl.normalise import norm_hash, normalise, raw_hash
+from memctl.store import UserStore, now_iso
+
+MAX_RECORD_CHARS = 20_000
+
+ALREADY_IMPORTED = "already imported"
+EXACT_DUPLICATE = "exact duplicate"
+OWN_CONTEXT = "memctl injected context"
+EMPTY = "empty"
+
+# Where a transcript fact lands before the classifier sees it: the restraint category says
+# what kind of fact it is.
+_CATEGORY_LAYER = {"address": "relationship", "dated_event": "episodic"}
+
+
+@dataclass
+class FileReport:
+    path: str
+    format: str
+    records: int = 0
+    added: int = 0
+    skipped: int = 0
+    rejected: int = 0
+
+
+@dataclass
+class ImportReport:
+    run_id: int | None = None
+    dry_run: bool = False
+    records: int = 0
+    added: int = 0
+    skipped_by_reason: Counter[str] = field(default_factory=Counter)
+    rejected: list[Rejection] = field(default_factory=list)
+    unsupported: list[dict[str, str]] = field(default_factory=list)
+    by_file: list[FileReport] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def skipped(self) -> int:
+        return sum(self.skipped_by_reason.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "dry_run": self.dry_run,
+            "files": len(self.by_file),
+            "records": self.records,
+            "added": self.added,
+            "skipped": self.skipped,
+            "skipped_by_reason": dict(self.skipped_by_reason.most_common()),
+            "rejected_count": len(self.rejected),
+            "rejected": [r.as_dict() for r in self.rejected],
+            "unsupported": self.unsupported,
+            "by_file": [vars(f) for f in self.by_file],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+Progress = Callable[[int, int, str], None]
+
+
+def collect_files(paths: Iterable[Path], report: ImportReport) -> list[Path]:
+    """Every file under `paths`, sorted; hidden entries inside directories are left out.
+
+    Symlinked directories are not followed (no loops); anything that is not a regular file
+    (a FIFO, a socket, a device, a dangling link) is reported, never opened.
+    """
+    found: list[Path] = []
+    for given in paths:
+        if not os.path.lexists(given):
+            raise InputNotFound(f"no such file or directory: {given}")
+        root = Path(os.path.abspath(given))
+        if root.is_dir():
+            for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                for name in sorted(filenames):
+                    if not name.startswith("."):
+                        found.append(Path(dirpath) / name)
+        else:
+            found.append(root)
+    files = []
+    for path in dict.fromkeys(found):
+        try:
+            mode = path.stat().st_mode
+        except OSError as exc:
+            report.unsupported.append({"path": str(path), "reason": exc.strerror or str(exc)})
+            continue
+        if stat.S_ISREG(mode):
+            files.append(path)
+        else:
+            report.unsupported.append({"path": str(path), "reason": "not a regular file"})
+    return files
+
+
+def import_paths(
+    store: UserStore,
+    paths: Iterable[Path],
+    *,
+    fmt: str | None = None,
+    progress: Progress | None = None,
+) -> ImportReport:
+    started = time.perf_counter()
+    report = ImportReport()
+    files = collect_files(paths, report)
+    with store.store.transaction():
+        report.run_id = store.start_run()
+    seen: dict[str, int] = {}  # norm_hash -> entry id, for entries touched in this run
+    for index, path in enumerate(files):
+        if progress:
+            progress(index, len(files), str(path))
+        items = _read(path, fmt, report)
+        if items is not None:
+            _import_file(store, path, items, report, seen)
+    if progress:
+        progress(len(files), len(files), "")
+    report.seconds = time.perf_counter() - started
+    with store.store.transaction():
+        store.add_rejections(report.run_id, report.rejected)
+        store.finish_run(
+            report.run_id,
+            {
+                "files": len(report.by_file),
+                "records": report.records,
+                "added": report.added,
+                "skipped": report.skipped,
+                "rejected": len(report.rejected),
+            },
+        )
+    return report
+
+
+def _read(path: Path, fmt: str | None, report: ImportReport) -> list[Record | Rejection] | None:
+    shown = str(path)
+    try:
+        family = fmt or detect(path)
+        return list(READERS[family](path))
+    except UnknownFormat as exc:
+        report.unsupported.append({"path": shown, "reason": str(exc)})
+    except OSError as exc:
+        report.by_file.append(FileReport(shown, fmt or "?", records=1, rejected=1))
+        report.records += 1
+        report.rejected.append(Rejection(shown, 0, f"cannot read: {exc.strerror or exc}"))
+    except RecursionError:
+        report.by_file.append(FileReport(shown, fmt or "?", records=1, rejected=1))
+        report.records += 1
+        report.rejected.append(Rejection(shown, 0, "structure nested too deeply"))
+    return None
+
+
+@dataclass
+class _Accepted:
+    record: Record
+    content: str
+    norm_hash: str
+    raw_hash: str
+    category: str | None
+
+
+def _import_file(
+    store: UserStore,
+    path: Path,
+    items: list[Record | Rejection],
+    report: ImportReport,
+    seen: dict[str, int],
+) -> None:
+    first = next((i for i in items if isinstance(i, Record)), None)
+    file_report = FileReport(str(path), first.format if first else "-")
+    report.by_file.append(file_report)
+    skipped: Counter[str] = Counter()
+    rejected: list[Rejection] = []
+    accepted: list[_Accepted] = []
+    for item in items:
+        if isinstance(item, Rejection):
+            rejected.append(item)
+            continue
+        outcome = _accept(item)
+        if isinstance(outcome, str):
+            skipped[outcome] += 1
+        elif isinstance(outcome, Rejection):
+            rejected.append(outcome)
+        else:
+            accepted.append(outcome)
+    added = 0
+    with store.store.transaction():
+        known = store.known_sources(str(path))
+        fresh = [a for a in accepted if (a.record.line, a.raw_hash) not in known]
+        skipped[ALREADY_IMPORTED] += len(accepted) - len(fresh)
+        seen.update(store.entry_ids_by_hash({a.norm_hash for a in fresh} - seen.keys()))
+        rows = []
+        export_ids: dict[Any, int] = {}
+        for a in fresh:
+            entry_id = seen.get(a.norm_hash)
+            created = False
+            if entry_id is None:
+                entry_id, created = store.add_entry(_entry_fields(a))
+                seen[a.norm_hash] = entry_id
+            if created:
+                added += 1
+            else:
+                skipped[EXACT_DUPLICATE] += 1
+            rows.append(_source_row(a.record, a.raw_hash, report.run_id, created))
+            rows[-1]["entry_id"] = entry_id
+            rows.extend(_restored_sources(a.record, entry_id, report.run_id))
+            if "export_id" in a.record.fields:
+                export_ids[a.record.fields["export_id"]] = entry_id
+        store.add_sources(rows)
+        _restore_supersedes(store, fresh, export_ids)
+    skipped = +skipped
+    file_report.records = len(rejected) + sum(skipped.values()) + added
+    file_report.added = added
+    file_report.skipped = sum(skipped.values())
+    file_report.rejected = len(rejected)
+    report.records += file_report.records
+    report.added += added
+    report.skipped_by_reason.update(skipped)
+    report.rejected.extend(rejected)
+
+
+def _accept(record: Record) -> _Accepted | Rejection | str:
+    """Decide one record: accepted (with its memory text), rejected, or a skip reason."""
+    if CONTEXT_MARKER in record.text:
+        return OWN_CONTEXT
+    if record.skip:
+        return record.skip
+    category = None
+    content = record.text.strip()
+    if record.kind == MESSAGE:
+        verdict = judge(record.text)
+        if verdict.category is None:
+            return verdict.reason or "not memorable"
+        category, content = verdict.category, verdict.text
+    if len(content) > MAX_RECORD_CHARS:
+        return Rejection(
+            record.path,
+            record.line,
+            f"record too long ({len(content):,} characters, limit {MAX_RECORD_CHARS:,})",
+        )
+    if not normalise(content):
+        return EMPTY
+    return _Accepted(record, content, norm_hash(content), raw_hash(record.text), category)
+
+
+def _entry_fields(a: _Accepted) -> dict[str, Any]:
+    fields: dict[str, Any] = {"content": a.content, "norm_hash": a.norm_hash, "ts": a.record.ts}
+    if a.record.kind == MESSAGE:
+        # A fact the user stated about themselves, kept under the restraint rules.
+        fields.update(realm="real", layer=_CATEGORY_LAYER.get(a.category or "", "profile"))
+        fields.update(confidence=0.8)
+    elif a.record.ts and a.record.format != "memctl-export":
+        fields["layer"] = "episodic"
+    restored = {k: v for k, v in a.record.fields.items() if k in _RESTORABLE}
+    fields.update(restored)
+    return fields
+
+
+_RESTORABLE = {
+    "realm", "layer", "status", "audience", "importance", "emotional_weight", "expires_at",
+    "confidence", "ts", "created_at", "updated_at", "last_used_at",
+}  # fmt: skip
+
+
+def _source_row(record: Record, rhash: str, run_id: int | None, created: bool) -> dict[str, Any]:
+    return {
+        "path": record.path,
+        "line": record.line,
+        "format": record.format,
+        "session_id": record.session_id,
+        "message_id": record.message_id,
+        "role": record.role,
+        "ts": record.ts,
+        "section": record.section,
+        "raw_hash": rhash,
+        "run_id": run_id,
+        "merge_layer": "new" if created else "exact",
+        "merge_score": None if created else 1.0,
+        "created_at": now_iso(),
+    }
+
+
+def _restored_sources(record: Record, entry_id: int, run_id: int | None) -> Iterator[dict[str, Any]]:
+    """The provenance a memctl export carried, so a backup restore keeps where facts came from."""
+    for src in record.fields.get("sources", []):
+        if not isinstance(src, dict) or not isinstance(src.get("path"), str):
+            continue
+        line = src.get("line") if isinstance(src.get("line"), int) else 0
+        yield {
+            "path": src["path"],
+            "line": line,
+            "format": str(src.get("format") or "unknown"),
+            "session_id": src.get("session_id"),
+            "message_id": src.get("message_id"),
+            "role": src.get("role"),
+            "ts": src.get("ts"),
+            "section": src.get("section"),
+            "raw_hash": str(src.get("raw_hash") or f"restored:{entry_id}"),
+            "run_id": run_id,
+            "merge_layer": str(src.get("merge_layer") or "restored"),
+            "merge_score": src.get("merge_score"),
+            "created_at": now_iso(),
+            "entry_id": entry_id,
+        }
+
+
+def _restore_supersedes(store: UserStore, fresh: list[_Accepted], ids: dict[Any, int]) -> None:
+    for a in fresh:
+        new_id = ids.get(a.record.fields.get("export_id"))
+        for link in a.record.fields.get("supersedes", []):
+            old = link.get("old_id") if isinstance(link, dict) else link
+            if new_id is not None and old in ids:
+                reason = link.get("reason", "restored") if isinstance(link, dict) else "restored"
+                store.add_supersede(new_id, ids[old], str(reason))

@@ -1,0 +1,46 @@
+"""Canonical form of a memory's text and its tagged hash (dedupe layer 1 keys on it).
+
+The hash carries a scheme tag ("s1:") so a later change of canonical form or digest is detectable:
+entries hashed under an older scheme can be found and re-hashed instead of silently never matching.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import unicodedata
+from functools import cache
+
+HASH_SCHEME = "s1"
+
+
+@cache
+def _fold_table() -> dict[int, None]:
+    """Deletes every assigned punctuation, separator and control/format code point.
+
+    Built once from the Unicode database rather than listed by hand, so 「」、。！ and friends are
+    folded the same way as ASCII punctuation. A `str.translate` table, because a regex character
+    class with ~1,000 ranges was 9x slower on the import benchmark (2.8 s vs 0.3 s per 200k).
+    """
+    table: dict[int, None] = {}
+    for cp in range(sys.maxunicode + 1):
+        category = unicodedata.category(chr(cp))
+        if category[0] in "PZ" or category in ("Cc", "Cf"):
+            table[cp] = None
+    return table
+
+
+def normalise(text: str) -> str:
+    """NFKC (folds full/half width), casefold, drop whitespace and punctuation."""
+    return unicodedata.normalize("NFKC", text).casefold().translate(_fold_table())
+
+
+def norm_hash(text: str) -> str:
+    """Tagged SHA-256 of the canonical form: "s1:<hex>"."""
+    digest = hashlib.sha256(normalise(text).encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{HASH_SCHEME}:{digest}"
+
+
+def raw_hash(text: str) -> str:
+    """Tagged SHA-256 of the text exactly as read, to recognise an already-imported record."""
+    return "r1:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

@@ -1,0 +1,248 @@
+"""The SQLite store. Every read and write goes through a `UserStore`, which is bound to one user.
+
+Design rules:
+- WAL mode, a generous busy timeout, and `BEGIN IMMEDIATE` for writes, so concurrent imports
+  wait for each other instead of failing with "database is locked".
+- One transaction per input file: a failure mid-file leaves nothing of that file behind.
+- Identity is in unique indexes (entries: user + norm_hash; sources: user + path + line + raw
+  hash), so a re-run after a crash or a second import converges on the same state.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from memctl.errors import EntryNotFound, NoUser, StoreError
+from memctl.models import Rejection
+from memctl.store.schema import migrate
+
+BUSY_TIMEOUT_S = 60.0
+_CHUNK = 500  # bound parameters per IN (...) query, well under SQLite's limit
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _connect(target: str, uri: bool = False) -> sqlite3.Connection:
+    conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_S, isolation_level=None, uri=uri)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+class Store:
+    """An open memctl database. Use `for_user()` to read or write anything."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        self.conn = conn
+        self.db = sqlite_utils.Database(conn)
+        self.path = path
+        migrate(self.db)
+
+    @classmethod
+    def open(cls, path: Path) -> Store:
+        """Open (creating if needed) the database at `path`, migrated to the current schema."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = _connect(str(path))
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            return cls(conn, str(path))
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"cannot open database {path}: {exc}") from exc
+
+    @classmethod
+    def open_scratch(cls, path: Path) -> Store:
+        """An in-memory copy of the database at `path` (or an empty one): for --dry-run.
+
+        Running the real code against a throwaway copy means a dry run reports exactly what a
+        real run would, and cannot touch a byte of the file.
+        """
+        mem = _connect(":memory:")
+        if path.exists():
+            try:
+                src = _connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+                src.backup(mem)
+                src.close()
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot read database {path}: {exc}") from exc
+        return cls(mem, str(path))
+
+    def for_user(self, user_id: str) -> UserStore:
+        if not user_id:
+            raise NoUser("a user is required for every store operation")
+        return UserStore(self, user_id)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A write transaction, taken up front so writers queue instead of deadlocking."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class UserStore:
+    """All reads and writes for one user. Nothing here can see another user's rows."""
+
+    def __init__(self, store: Store, user_id: str) -> None:
+        self.store = store
+        self.conn = store.conn
+        self.user_id = user_id
+
+    # -- import support ------------------------------------------------------------------
+
+    def entry_ids_by_hash(self, hashes: Iterable[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for chunk in _chunks(list(hashes)):
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT norm_hash, id FROM entries WHERE user_id = ? AND norm_hash IN ({marks})",
+                [self.user_id, *chunk],
+            )
+            found.update((r[0], r[1]) for r in rows)
+        return found
+
+    def known_sources(self, path: str) -> set[tuple[int, str]]:
+        """(line, raw_hash) of every record already imported from `path`."""
+        rows = self.conn.execute(
+            "SELECT line, raw_hash FROM sources WHERE user_id = ? AND path = ?",
+            [self.user_id, path],
+        )
+        return {(r[0], r[1]) for r in rows}
+
+    def add_entry(self, fields: dict[str, Any]) -> tuple[int, bool]:
+        """Insert an entry; if the user already has one with this norm_hash (a concurrent
+        import got there first), return that one. Returns (id, created)."""
+        now = now_iso()
+        row = {"created_at": now, "updated_at": now, **fields, "user_id": self.user_id}
+        cols = ",".join(row)
+        marks = ",".join("?" * len(row))
+        cur = self.conn.execute(
+            f"INSERT INTO entries ({cols}) VALUES ({marks}) "
+            "ON CONFLICT (user_id, norm_hash) DO NOTHING",
+            list(row.values()),
+        )
+        if cur.rowcount == 1 and cur.lastrowid is not None:
+            return cur.lastrowid, True
+        return self.entry_ids_by_hash([row["norm_hash"]])[row["norm_hash"]], False
+
+    def add_rejections(self, run_id: int, rejections: Sequence[Rejection]) -> None:
+        self.conn.executemany(
+            "INSERT INTO rejections (run_id, user_id, path, line, reason) VALUES (?, ?, ?, ?, ?)",
+            [(run_id, self.user_id, r.path, r.line, r.reason) for r in rejections],
+        )
+
+    def add_sources(self, rows: Sequence[dict[str, Any]]) -> None:
+        # Hot path: a raw executemany is ~4x faster than Table.insert_all for 200k rows
+        # (tests/bench/bench_import.py); the schema itself is still managed by sqlite-utils.
+        if not rows:
+            return
+        cols = list(rows[0])
+        sql = (
+            f"INSERT OR IGNORE INTO sources (user_id, {','.join(cols)}) "
+            f"VALUES (?, {','.join('?' * len(cols))})"
+        )
+        self.conn.executemany(sql, ([self.user_id, *(r[c] for c in cols)] for r in rows))
+
+    def add_supersede(self, new_id: int, old_id: int, reason: str, at: str | None = None) -> None:
+        self.conn.execute(
+            "INSERT OR IGNORE INTO supersedes (user_id, new_id, old_id, reason, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [self.user_id, new_id, old_id, reason, at or now_iso()],
+        )
+
+    def start_run(self) -> int:
+        cur = self.conn.execute(
+            "INSERT INTO import_runs (user_id, started_at) VALUES (?, ?)", [self.user_id, now_iso()]
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def finish_run(self, run_id: int, counts: dict[str, int]) -> None:
+        self.conn.execute(
+            "UPDATE import_runs SET finished_at = ?, files = ?, records = ?, added = ?, "
+            "skipped = ?, rejected = ? WHERE id = ? AND user_id = ?",
+            [
+                now_iso(),
+                counts["files"],
+                counts["records"],
+                counts["added"],
+                counts["skipped"],
+                counts["rejected"],
+                run_id,
+                self.user_id,
+            ],
+        )
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def entries(
+        self, statuses: Sequence[str] = (), limit: int | None = None
+    ) -> Iterator[dict[str, Any]]:
+        sql = "SELECT * FROM entries WHERE user_id = ?"
+        params: list[Any] = [self.user_id]
+        if statuses:
+            sql += f" AND status IN ({','.join('?' * len(statuses))})"
+            params += list(statuses)
+        sql += " ORDER BY id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        for row in self.conn.execute(sql, params):
+            yield _entry_dict(row)
+
+    def entry(self, entry_id: int) -> dict[str, Any]:
+        row = self.conn.execute(
+            "SELECT * FROM entries WHERE id = ? AND user_id = ?", [entry_id, self.user_id]
+        ).fetchone()
+        if row is None:
+            raise EntryNotFound(f"no entry {entry_id} for user {self.user_id!r}")
+        return _entry_dict(row)
+
+    def sources(self, entry_id: int) -> list[dict[str, Any]]:
+        rows = self.conn.execute(
+            "SELECT path, line, format, session_id, message_id, role, ts, section, raw_hash, "
+            "run_id, merge_layer, merge_score, created_at FROM sources "
+            "WHERE entry_id = ? AND user_id = ? ORDER BY id",
+            [entry_id, self.user_id],
+        )
+        return [dict(r) for r in rows]
+
+    def supersedes(self, entry_id: int) -> list[dict[str, Any]]:
+        """The entries this one replaced."""
+        rows = self.conn.execute(
+            "SELECT old_id, reason, created_at FROM supersedes WHERE new_id = ? AND user_id = ?",
+            [entry_id, self.user_id],
+        )
+        return [dict(r) for r in rows]
+
+    def superseded_by(self, entry_id: int) -> list[dict[str, Any]]:
+        rows = self.conn.execute(
+            "SELECT new_id, reason, created_at FROM supersedes WHERE old_id = ? AND user_id = ?",
+            [entry_id, self.user_id],
+        )
+        return [dict(r) for r in rows]
+
+
+def _entry_dict(row: sqlite3.Row) -> dict[str, Any]:
+    return {k: row[k] for k in row.keys() if k != "user_id"}  # noqa: SIM118 (Row has no iter)
+
+
+def _chunks(items: list[str]) -> Iterator[list[str]]:
+    for i in range(0, len(items), _CHUNK):
+        yield items[i : i + _CHUNK]
