@@ -22,7 +22,7 @@ from memctl.errors import InputNotFound
 from memctl.ingest.detect import READERS, UnknownFormat, detect
 from memctl.ingest.restraint import judge
 from memctl.models import MESSAGE, Record, Rejection
-from memctl.normalise import norm_hash, normalise, raw_hash
+from memctl.normalise import hash_canonical, normalise, raw_hash
 from memctl.store import UserStore, now_iso
 
 MAX_RECORD_CHARS = 20_000
@@ -205,26 +205,28 @@ def _import_file(
         else:
             accepted.append(outcome)
     added = 0
+    now = now_iso()
     with store.store.transaction():
         known = store.known_sources(str(path))
         fresh = [a for a in accepted if (a.record.line, a.raw_hash) not in known]
         skipped[ALREADY_IMPORTED] += len(accepted) - len(fresh)
         seen.update(store.entry_ids_by_hash({a.norm_hash for a in fresh} - seen.keys()))
-        rows = []
+        new: dict[str, _Accepted] = {}  # first record of each new text creates its entry
+        for a in fresh:
+            if a.norm_hash not in seen:
+                new.setdefault(a.norm_hash, a)
+        seen.update(store.add_entries(_entry_fields(a) for a in new.values()))
+        rows: list[tuple[Any, ...]] = []
         export_ids: dict[Any, int] = {}
         for a in fresh:
-            entry_id = seen.get(a.norm_hash)
-            created = False
-            if entry_id is None:
-                entry_id, created = store.add_entry(_entry_fields(a))
-                seen[a.norm_hash] = entry_id
+            entry_id = seen[a.norm_hash]
+            created = new.get(a.norm_hash) is a
             if created:
                 added += 1
             else:
                 skipped[EXACT_DUPLICATE] += 1
-            rows.append(_source_row(a.record, a.raw_hash, report.run_id, created))
-            rows[-1]["entry_id"] = entry_id
-            rows.extend(_restored_sources(a.record, entry_id, report.run_id))
+            rows.append(_source_row(a, entry_id, report.run_id, created, now))
+            rows.extend(_restored_sources(a.record, entry_id, report.run_id, now))
             if "export_id" in a.record.fields:
                 export_ids[a.record.fields["export_id"]] = entry_id
         store.add_sources(rows)
@@ -259,18 +261,23 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
             record.line,
             f"record too long ({len(content):,} characters, limit {MAX_RECORD_CHARS:,})",
         )
-    if not normalise(content):
+    canonical = normalise(content)
+    if not canonical:
         return EMPTY
-    return _Accepted(record, content, norm_hash(content), raw_hash(record.text), category)
+    return _Accepted(record, content, hash_canonical(canonical), raw_hash(record.text), category)
 
 
 def _entry_fields(a: _Accepted) -> dict[str, Any]:
     fields: dict[str, Any] = {"content": a.content, "norm_hash": a.norm_hash, "ts": a.record.ts}
-    if a.record.kind == MESSAGE:
+    if a.record.format == "memctl-export":
+        # The entry's own ts is among the restored fields (absent when it had none); the
+        # record's ts falls back to created_at, right for provenance but not for the entry.
+        fields["ts"] = None
+    elif a.record.kind == MESSAGE:
         # A fact the user stated about themselves, kept under the restraint rules.
         fields.update(realm="real", layer=_CATEGORY_LAYER.get(a.category or "", "profile"))
         fields.update(confidence=0.8)
-    elif a.record.ts and a.record.format != "memctl-export":
+    elif a.record.ts:
         fields["layer"] = "episodic"
     restored = {k: v for k, v in a.record.fields.items() if k in _RESTORABLE}
     fields.update(restored)
@@ -283,46 +290,30 @@ _RESTORABLE = {
 }  # fmt: skip
 
 
-def _source_row(record: Record, rhash: str, run_id: int | None, created: bool) -> dict[str, Any]:
-    return {
-        "path": record.path,
-        "line": record.line,
-        "format": record.format,
-        "session_id": record.session_id,
-        "message_id": record.message_id,
-        "role": record.role,
-        "ts": record.ts,
-        "section": record.section,
-        "raw_hash": rhash,
-        "run_id": run_id,
-        "merge_layer": "new" if created else "exact",
-        "merge_score": None if created else 1.0,
-        "created_at": now_iso(),
-    }
+def _source_row(
+    a: _Accepted, entry_id: int, run_id: int | None, created: bool, now: str
+) -> tuple[Any, ...]:
+    r = a.record
+    return (
+        entry_id, r.path, r.line, r.format, r.session_id, r.message_id, r.role, r.ts, r.section,
+        a.raw_hash, run_id, "new" if created else "exact", None if created else 1.0, now,
+    )  # fmt: skip
 
 
-def _restored_sources(record: Record, entry_id: int, run_id: int | None) -> Iterator[dict[str, Any]]:
+def _restored_sources(
+    record: Record, entry_id: int, run_id: int | None, now: str
+) -> Iterator[tuple[Any, ...]]:
     """The provenance a memctl export carried, so a backup restore keeps where facts came from."""
     for src in record.fields.get("sources", []):
         if not isinstance(src, dict) or not isinstance(src.get("path"), str):
             continue
         line = src.get("line") if isinstance(src.get("line"), int) else 0
-        yield {
-            "path": src["path"],
-            "line": line,
-            "format": str(src.get("format") or "unknown"),
-            "session_id": src.get("session_id"),
-            "message_id": src.get("message_id"),
-            "role": src.get("role"),
-            "ts": src.get("ts"),
-            "section": src.get("section"),
-            "raw_hash": str(src.get("raw_hash") or f"restored:{entry_id}"),
-            "run_id": run_id,
-            "merge_layer": str(src.get("merge_layer") or "restored"),
-            "merge_score": src.get("merge_score"),
-            "created_at": now_iso(),
-            "entry_id": entry_id,
-        }
+        yield (
+            entry_id, src["path"], line, str(src.get("format") or "unknown"),
+            src.get("session_id"), src.get("message_id"), src.get("role"), src.get("ts"),
+            src.get("section"), str(src.get("raw_hash") or f"restored:{entry_id}"), run_id,
+            str(src.get("merge_layer") or "restored"), src.get("merge_score"), now,
+        )  # fmt: skip
 
 
 def _restore_supersedes(store: UserStore, fresh: list[_Accepted], ids: dict[Any, int]) -> None:

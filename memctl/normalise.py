@@ -37,7 +37,12 @@ def normalise(text: str) -> str:
 
 def norm_hash(text: str) -> str:
     """Tagged SHA-256 of the canonical form: "s1:<hex>"."""
-    digest = hashlib.sha256(normalise(text).encode("utf-8", "surrogatepass")).hexdigest()
+    return hash_canonical(normalise(text))
+
+
+def hash_canonical(canonical: str) -> str:
+    """norm_hash() for text already normalised."""
+    digest = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
     return f"{HASH_SCHEME}:{digest}"
 
 

@@ -27,7 +27,6 @@ _RULE = re.compile(r"^ {0,3}([-*_])(\s*\1){2,}\s*$")
 # and "**bold**" lines are paragraphs.
 _BULLET = re.compile(r"^(\s*)(?:[-*+]\s+|\d{1,3}[.)]\s+|-(?=[^\s-]))(.*)$")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
-_TABLE_ROW = re.compile(r"^\s*\|")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _DATE_ONLY = re.compile(rf"^(?:\*\*)?({_DATE})\b")
@@ -35,6 +34,7 @@ _DATED_PREFIX = re.compile(
     rf"^(?:\*\*)?\[?({_DATE}(?:[ T]\d{{2}}:\d{{2}}(?::\d{{2}})?)?)\]?(?:\*\*)?\s*[:：\-–—]?\s+(\S.*)$",
     re.S,
 )
+_DATED_STARTS = frozenset("0123456789[*")
 _FILE_DATE = re.compile(r"(\d{4})-?(\d{2})-?(\d{2})")
 
 
@@ -64,7 +64,7 @@ class _Reader:
     def record(self, line: int, text: str, fmt: str = FORMAT) -> Record | None:
         text = text.strip()
         ts = self.date
-        if m := _DATED_PREFIX.match(text):
+        if text[:1] in _DATED_STARTS and (m := _DATED_PREFIX.match(text)):
             ts, text = m[1], m[2].strip()
         if not text:
             return None
@@ -117,7 +117,9 @@ class _Reader:
                 in_comment = "-->" not in line
                 continue
             stripped = line.strip()
-            if m := _FENCE.match(line):
+            # Cheap first-character checks keep the regexes off most lines (import hot path).
+            first = stripped[:1]
+            if first in "`~" and (m := _FENCE.match(line)):
                 yield from self.flush()
                 fence = m[1]
                 continue
@@ -128,18 +130,18 @@ class _Reader:
             if not stripped:
                 yield from self.flush()
                 continue
-            if m := _HEADING.match(line):
+            if first == "#" and (m := _HEADING.match(line)):
                 yield from self.flush()
                 self.heading(len(m[1]), m[2])
                 continue
-            if _TABLE_ROW.match(line):
+            if first == "|":
                 if self.block is not None:
                     yield from self.flush()
                 self.table.append((number, line))
                 continue
             if self.table:
                 yield from self.flush()
-            if _RULE.match(line):
+            if first in "-*_" and _RULE.match(line):
                 yield from self.flush()
                 continue
             if m := _BULLET.match(line):
