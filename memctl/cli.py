@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,7 +20,17 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from memctl import __version__, export, importer
+from memctl import (
+    __version__,
+    consolidate,
+    context,
+    export,
+    importer,
+    lock,
+    pipeline,
+    search,
+    status,
+)
 from memctl.errors import EXIT_REJECTED, MemctlError, StoreError
 from memctl.ingest.detect import FORMATS
 from memctl.models import STATUSES
@@ -45,7 +55,7 @@ DbOpt = Annotated[
     typer.Option(
         "--db",
         envvar="MEMCTL_DB",
-        help="SQLite database [default: ~/.local/share/memctl/memctl.db].",
+        help="SQLite database (default: ~/.local/share/memctl/memctl.db).",
         show_default=False,
     ),
 ]
@@ -53,14 +63,16 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Output JSON.")]
 NlOpt = Annotated[bool, typer.Option("--nl", help="Output one JSON object per line.")]
 StatusOpt = Annotated[
     list[str] | None,
-    typer.Option("--status", "-s", help=f"Only these statuses ({', '.join(STATUSES)}).")
+    typer.Option("--status", "-s", help=f"Only these statuses ({', '.join(STATUSES)})."),
 ]
 
 
 def _check_statuses(statuses: list[str] | None) -> list[str]:
     for s in statuses or []:
         if s not in STATUSES:
-            raise typer.BadParameter(f"{s!r} is not one of {', '.join(STATUSES)}", param_hint="--status")
+            raise typer.BadParameter(
+                f"{s!r} is not one of {', '.join(STATUSES)}", param_hint="--status"
+            )
     return statuses or []
 
 
@@ -115,7 +127,9 @@ def import_(
     Example: memctl import ~/.hermes/memories ~/.picoclaw/workspace --user alice
     """
     if fmt is not None and fmt not in FORMATS:
-        raise typer.BadParameter(f"{fmt!r} is not one of {', '.join(FORMATS)}", param_hint="--format")
+        raise typer.BadParameter(
+            f"{fmt!r} is not one of {', '.join(FORMATS)}", param_hint="--format"
+        )
     with _store(db, user, scratch=dry_run) as store, _progress(silent or json_) as progress:
         report = importer.import_paths(store, paths, fmt=fmt, progress=progress)
     report.dry_run = dry_run
@@ -214,12 +228,17 @@ def show(
     if json_:
         _emit_json(entry)
         return
+    # Fold, never cut: a hash or a path shown with "…" would be wrong when copied.
     fields = Table(show_header=False, box=None)
+    fields.add_column(no_wrap=True)
+    fields.add_column(overflow="fold")
     for key, value in entry.items():
         if key not in ("sources", "supersedes", "superseded_by"):
             fields.add_row(f"[bold]{key}[/bold]", escape(str(value)))
     out.print(fields)
-    sources = Table("path:line", "format", "role", "ts", "merged by", title="sources")
+    sources = Table(title="sources")
+    for header in ("path:line", "format", "role", "ts", "merged by"):
+        sources.add_column(header, overflow="fold")
     for s in entry["sources"]:
         how = s["merge_layer"] + (f" ({s['merge_score']:.2f})" if s["merge_score"] else "")
         sources.add_row(
@@ -258,6 +277,172 @@ def export_(
         err.print(f"[red]Error:[/red] cannot write {escape(str(output))}: {exc.strerror}")
         raise typer.Exit(1) from None
     err.print(f"Exported to {escape(str(output))}")
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    """Map domain errors raised outside `_store` (lock, config) to a one-line message."""
+    try:
+        yield
+    except MemctlError as exc:
+        err.print(f"[red]Error:[/red] {escape(str(exc))}")
+        raise typer.Exit(exc.exit_code) from None
+
+
+@app.command("consolidate")
+def consolidate_(
+    db: DbOpt = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Clean the store: expire, enforce caps, decay, index, checkpoint. Safe from cron.
+
+    Takes an exclusive lock on DB.lock: a second run while one holds it exits 75 at once.
+    Example (crontab): */10 * * * * memctl consolidate --db ~/.local/share/memctl/memctl.db
+    """
+    path = db or default_db_path()
+    with _errors(), ExitStack() as stack:
+        if not dry_run:
+            stack.enter_context(lock.exclusive(path))
+        store = stack.enter_context(_store(path, "default", scratch=dry_run)).store
+        report = consolidate.consolidate(store, dry_run=dry_run)
+    if json_:
+        _emit_json(report.as_dict())
+        return
+    steps = ", ".join(f"{k} {v}" for k, v in report.counts.items())
+    verb = "Would consolidate" if dry_run else "Consolidated"
+    err.print(f"{verb} (run #{report.run_id}, {report.status}): {steps} in {report.seconds:.2f}s")
+
+
+@app.command("status")
+def status_(user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False) -> None:
+    """Show runs, entry counts, pending reviews, size, and warnings for a failed or stale run.
+
+    Example: memctl status --user alice --json
+    """
+    with _store(db, user) as store:
+        info = status.status(store, consolidate.load_settings().stale_hours)
+    if json_:
+        _emit_json(info)
+        return
+    out.print(f"[bold]{escape(info['database'])}[/bold] {info['size_bytes']:,} bytes")
+    out.print(
+        f"user {escape(info['user'])}: {info['entries']} entries, "
+        f"{info['pending_review']} pending review"
+    )
+    for key in ("by_status", "by_layer", "by_realm", "by_audience"):
+        pairs = ", ".join(f"{k} {v}" for k, v in info[key].items())
+        out.print(f"  {key.removeprefix('by_')}: {pairs or '-'}")
+    runs = Table("run", "kind", "started", "status", "counts / error", title="recent runs")
+    for r in info["runs"]:
+        detail = r["error"] or ", ".join(f"{k} {v}" for k, v in r["counts"].items())
+        runs.add_row(str(r["id"]), r["kind"], r["started_at"], r["status"], escape(detail))
+    out.print(runs)
+    for warning in info["warnings"]:
+        err.print(f"[yellow]warning:[/yellow] {escape(warning)}")
+
+
+@app.command("context")
+def context_(
+    channel: Annotated[str, typer.Option("--channel", "-c", help="Channel the block is for.")],
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    query: Annotated[
+        str | None, typer.Option("--query", "-q", help="What the next turn is about.")
+    ] = None,
+    from_session: Annotated[
+        Path | None,
+        typer.Option("--from-session", help="Use the last user messages of this transcript."),
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="TOML with budgets and channel rules.")
+    ] = None,
+    no_touch: Annotated[
+        bool, typer.Option("--no-touch", help="Do not record that the entries were used.")
+    ] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Build the memory block to inject into the agent's next prompt.
+
+    Example: memctl context --channel work --query "部署流程" --user alice
+    """
+    with _errors():
+        settings = context.load_settings(config)
+        if from_session is not None:
+            query = context.query_from_session(from_session)
+    with _store(db, user) as store:
+        block = context.build(store, channel, query=query, settings=settings, touch=not no_touch)
+    if json_:
+        _emit_json(block.as_dict())
+        return
+    sys.stdout.write(block.markdown())
+    err.print(
+        f"fixed {block.fixed.tokens}/{block.fixed.budget} tokens, "
+        f"retrieval {block.retrieval.tokens}/{block.retrieval.budget} ({block.retrieval_source})"
+    )
+
+
+@app.command("search")
+def search_(
+    query: Annotated[str, typer.Argument(help="Words to look for.")],
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    status_filter: StatusOpt = None,
+    layer: Annotated[
+        list[str] | None, typer.Option("--layer", "-l", help="Only these layers.")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="At most N results.")] = 20,
+    json_: JsonOpt = False,
+) -> None:
+    """Full-text search over a user's entries (every status unless filtered), best first.
+
+    Example: memctl search "咖啡" --user alice --status active
+    """
+    statuses = _check_statuses(status_filter)
+    with _store(db, user) as store:
+        search.sync(store.store)
+        rows = search.search(
+            store, query, statuses=tuple(statuses), layers=tuple(layer or ()), limit=limit
+        )
+    if json_:
+        _emit_json(rows)
+        return
+    table = Table("id", "status", "layer", "content")
+    for row in rows:
+        table.add_row(str(row["id"]), row["status"], row["layer"], escape(row["content"][:120]))
+    out.print(table)
+    err.print(f"{len(rows)} results")
+
+
+@app.command("run")
+def run_(
+    pipeline_file: Annotated[Path, typer.Argument(help="Pipeline TOML file.", metavar="FILE")],
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Run a declarative pipeline (see pipelines/), holding the consolidation lock.
+
+    Example: memctl run pipelines/nightly.toml --db ~/.local/share/memctl/memctl.db
+    """
+    path = db or default_db_path()
+    with _errors(), ExitStack() as stack:
+        spec = pipeline.load(pipeline_file)
+        stack.enter_context(lock.exclusive(path))
+        store = stack.enter_context(_store(path, user)).store
+        results = pipeline.run(spec, store, user)
+    if json_:
+        _emit_json({"pipeline": spec.name, "steps": results})
+        return
+    for r in results:
+        if r["run"] == "import":
+            err.print(
+                f"{r['step']} import: {r['added']} added, {r['skipped']} skipped, "
+                f"{r['rejected_count']} rejected"
+            )
+        else:
+            counts = ", ".join(f"{k} {v}" for k, v in r["counts"].items())
+            err.print(f"{r['step']} consolidate: {r['status']} ({counts})")
 
 
 def _version(value: bool) -> None:

@@ -33,3 +33,13 @@ class UsageError(MemctlError):
     """A bad option value that only the core can judge."""
 
     exit_code = EXIT_USAGE
+
+
+class Locked(MemctlError):
+    """Another run holds the database's consolidation lock."""
+
+    exit_code = EXIT_LOCKED
+
+
+class ConfigError(MemctlError):
+    """A pipeline or settings file is invalid; the message names the key."""

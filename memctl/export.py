@@ -21,9 +21,7 @@ _SOURCE_KEYS = ("path", "line", "format", "session_id", "message_id", "role", "t
 
 def memories(store: UserStore, statuses: Sequence[str] = ()) -> Iterator[dict[str, Any]]:
     for entry in store.entries(statuses):
-        entry["sources"] = [
-            {k: s[k] for k in _SOURCE_KEYS} for s in store.sources(entry["id"])
-        ]
+        entry["sources"] = [{k: s[k] for k in _SOURCE_KEYS} for s in store.sources(entry["id"])]
         entry["supersedes"] = [
             {"old_id": s["old_id"], "reason": s["reason"]} for s in store.supersedes(entry["id"])
         ]

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from memctl.ingest.textio import iso_time, read_document
-from memctl.ingest.transcripts import Context, _message, _str, records_from_item
+from memctl.ingest.transcripts import INJECTED, Context, _message, _str, records_from_item
 from memctl.models import MEMORY, Record, Rejection
 
 EXPORT_FIELDS = (
@@ -116,14 +116,21 @@ def _chatgpt(conversations: list[dict[str, Any]], shown: str) -> Iterator[Record
             if not isinstance(msg, dict):
                 continue
             position += 1
-            author = msg.get("author") if isinstance(msg.get("author"), dict) else {}
-            content = msg.get("content") if isinstance(msg.get("content"), dict) else {}
-            parts = content.get("parts") if isinstance(content.get("parts"), list) else []
-            item = {"role": author.get("role"), "content": [p for p in parts if isinstance(p, str)]}
+            author = _dict(msg.get("author"))
+            parts = _dict(msg.get("content")).get("parts")
+            texts = [p for p in parts if isinstance(p, str)] if isinstance(parts, list) else []
+            # Custom instructions and memories ChatGPT adds to the conversation are hidden
+            # from it; the user did not type them.
+            hidden = _dict(msg.get("metadata")).get("is_visually_hidden_from_conversation")
             yield from _message(
-                item, position, ctx, ts=iso_time(msg.get("create_time")),
-                message_id=_str(msg.get("id")),
+                {"role": author.get("role"), "content": texts}, position, ctx,
+                ts=iso_time(msg.get("create_time")), message_id=_str(msg.get("id")),
+                skip=INJECTED if hidden else None,
             )  # fmt: skip
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _active_branch(mapping: dict[str, Any], current: Any) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ FORMAT = "jsonl"
 
 
 def read_jsonl(path: Path) -> Iterator[Record | Rejection]:
-    ctx = Context(str(path), FORMAT)
+    ctx = Context(str(path), FORMAT, name_session=session_from_name(path))
     for item in iter_lines(path):
         if isinstance(item, Rejection):
             yield item
@@ -34,6 +34,14 @@ def read_jsonl(path: Path) -> Iterator[Record | Rejection]:
         yield from records_from_item(obj, number, ctx)
 
 
+def session_from_name(path: Path) -> str | None:
+    """`telegram_8801.jsonl` → "telegram_8801"; OpenClaw's `<id>.jsonl.reset.<ISO>` → "<id>"."""
+    name = path.name
+    at = name.lower().find(".jsonl")
+    stem = name[:at] if at >= 0 else path.stem
+    return stem or None
+
+
 def _short(exc: orjson.JSONDecodeError) -> str:
     msg = str(exc)
     if "unexpected end of data" in msg or "EOF while parsing" in msg:
@@ -42,5 +50,10 @@ def _short(exc: orjson.JSONDecodeError) -> str:
 
 
 def _kind(obj: object) -> str:
-    return {list: "an array", str: "a string", int: "a number", float: "a number",
-            bool: "a boolean"}.get(type(obj), "null")
+    return {
+        list: "an array",
+        str: "a string",
+        int: "a number",
+        float: "a number",
+        bool: "a boolean",
+    }.get(type(obj), "null")

@@ -30,8 +30,12 @@ _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _DATE_ONLY = re.compile(rf"^(?:\*\*)?({_DATE})\b")
+# The date is followed by a separator or a space: "2026-02-21: x", "2026-02-21：x" (Chinese
+# writers leave no space after a full-width colon), and "2026-02-13 | x" (a table row whose
+# first cell is the date).
 _DATED_PREFIX = re.compile(
-    rf"^(?:\*\*)?\[?({_DATE}(?:[ T]\d{{2}}:\d{{2}}(?::\d{{2}})?)?)\]?(?:\*\*)?\s*[:：\-–—]?\s+(\S.*)$",
+    rf"^(?:\*\*)?\[?({_DATE}(?:[ T]\d{{2}}:\d{{2}}(?::\d{{2}})?)?)\]?(?:\*\*)?"
+    r"(?:\s*[:：\-–—|]\s*|\s+)(\S.*)$",
     re.S,
 )
 _DATED_STARTS = frozenset("0123456789[*")
@@ -174,7 +178,7 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
 def _read_hermes(path: Path, lines: list[Line | Rejection]) -> Iterator[Record | Rejection]:
     """hermes MEMORY.md / USER.md: entries joined by a line holding only "§"."""
     reader = _Reader(path)
-    start, body = 0, []
+    start, body = 0, list[str]()
     for item in [*lines, (0, "§")]:
         if isinstance(item, Rejection):
             yield item

@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -134,20 +135,17 @@ class UserStore:
         existing id is returned, so callers never create a second entry for the same text.
         """
         now = now_iso()
-        groups: dict[tuple[str, ...], list[list[Any]]] = {}
-        hashes = []
-        for fields in rows:
-            row = {"created_at": now, "updated_at": now, **fields}
-            groups.setdefault(tuple(row), []).append(list(row.values()))
-            hashes.append(row["norm_hash"])
-        for cols, values in groups.items():
+        full = [{"created_at": now, "updated_at": now, **fields} for fields in rows]
+        # Batch runs of consecutive rows, not all rows with equal columns: ids must follow the
+        # input order (a dated note between two facts has one more column than they do).
+        for cols, group in groupby(full, key=tuple):
             sql = (
                 f"INSERT INTO entries (user_id, {','.join(cols)}) "
                 f"VALUES (?, {','.join('?' * len(cols))}) "
                 "ON CONFLICT (user_id, norm_hash) DO NOTHING"
             )
-            self.conn.executemany(sql, ([self.user_id, *v] for v in values))
-        return self.entry_ids_by_hash(hashes)
+            self.conn.executemany(sql, ([self.user_id, *row.values()] for row in group))
+        return self.entry_ids_by_hash([row["norm_hash"] for row in full])
 
     def add_rejections(self, run_id: int, rejections: Sequence[Rejection]) -> None:
         self.conn.executemany(

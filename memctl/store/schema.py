@@ -128,13 +128,14 @@ def m001_initial(db: sqlite_utils.Database) -> None:
             updated_at TEXT NOT NULL,
             UNIQUE (user_id, name)
         );
-        """
+        """,
     )
 
 
 def _run_statements(db: sqlite_utils.Database, script: str) -> None:
     """Run a multi-statement script inside the caller's transaction (executescript would commit)."""
-    for statement in script.split(";"):
+    code = "\n".join(line.split("--", 1)[0] for line in script.splitlines())
+    for statement in code.split(";"):
         if statement.strip():
             db.execute(statement)
 
@@ -168,3 +169,51 @@ def migrate(db: sqlite_utils.Database) -> list[int]:
             db.execute("ROLLBACK")
             raise
     return applied
+
+
+@migration(2, "dedupe, consolidation, search and change log")
+def m002_upkeep(db: sqlite_utils.Database) -> None:
+    _run_statements(
+        db,
+        """
+        -- A near-duplicate merged into another entry keeps its row (text recoverable) and
+        -- points at the survivor; its sources are re-pointed to the survivor.
+        ALTER TABLE entries ADD COLUMN merged_into INTEGER REFERENCES entries (id);
+        ALTER TABLE entries ADD COLUMN decayed_at TEXT;
+        CREATE INDEX entries_user_layer ON entries (user_id, status, layer, importance);
+        CREATE INDEX entries_expiring ON entries (expires_at) WHERE expires_at IS NOT NULL;
+        CREATE INDEX entries_undecayed ON entries (decayed_at)
+            WHERE last_used_at IS NULL AND status = 'active';
+
+        -- Every consolidation or pipeline run: what it did and whether it worked.
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'error', 'skipped')),
+            dry_run INTEGER NOT NULL DEFAULT 0,
+            counts TEXT,
+            error TEXT,
+            upto_entry_id INTEGER   -- entries with a larger id are new to the next run
+        );
+
+        -- Who changed what, when: review decisions, edits, deletions, supersedes, merges.
+        CREATE TABLE changes (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            entry_id INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            before TEXT,            -- JSON of the changed fields before
+            after TEXT,             -- JSON of the changed fields after
+            note TEXT
+        );
+        CREATE INDEX changes_entry ON changes (user_id, entry_id);
+
+        -- Full-text index over jieba-segmented content; rowid = entries.id. Filled lazily
+        -- (by consolidate, context and search) so imports do not pay for segmentation.
+        CREATE VIRTUAL TABLE entries_fts USING fts5 (body, tokenize = 'unicode61')
+        """,
+    )

@@ -1,0 +1,256 @@
+"""`memctl context`: the memory block injected into the agent's next prompt.
+
+Two blocks with hard budgets (seed 001, section 四): a fixed block (boundary, persona,
+relationship, profile) of at most `budget.fixed` tokens, and a retrieval block (episodic,
+procedural entries relevant to the query, via FTS5/BM25, else the most recent) of at most
+`budget.retrieval` tokens. Only active, unexpired, unmerged entries are used; private entries
+only in private channels; fictional entries only in role-play channels. The block starts with
+CONTEXT_MARKER so no reader ever re-imports it from a later transcript.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from memctl import CONTEXT_MARKER, search
+from memctl.errors import ConfigError
+from memctl.store import UserStore, now_iso
+
+FIXED_LAYERS = ("boundary", "persona", "relationship", "profile")
+RETRIEVAL_LAYERS = ("episodic", "procedural")
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+_WORD = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+
+
+def count_tokens(text: str) -> int:
+    """Estimated tokens: each CJK character 1, each other word 1.3, rounded up."""
+    return len(_CJK.findall(text)) + math.ceil(1.3 * len(_WORD.findall(text)))
+
+
+@dataclass(frozen=True)
+class Channel:
+    name: str
+    private: bool = False
+    roleplay: bool = False
+
+
+@dataclass(frozen=True)
+class Settings:
+    fixed_budget: int
+    retrieval_budget: int
+    max_hits: int
+    recent: int
+    channels: dict[str, Channel]
+    headings: dict[str, str]
+
+    def channel(self, name: str) -> Channel:
+        return self.channels.get(name, Channel(name))
+
+
+def load_settings(path: Path | None = None, overrides: dict[str, Any] | None = None) -> Settings:
+    """Defaults from memctl/data/context.toml, then `path` (a TOML file), then `overrides`."""
+    raw = tomllib.loads(resources.files("memctl.data").joinpath("context.toml").read_text())
+    if path is not None:
+        try:
+            _merge(raw, tomllib.loads(path.read_text(encoding="utf-8")))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+    _merge(raw, overrides or {})
+    try:
+        budget = raw["budget"]
+        channels = {
+            name: Channel(name, bool(c.get("private", False)), bool(c.get("roleplay", False)))
+            for name, c in raw.get("channels", {}).items()
+        }
+        return Settings(
+            fixed_budget=int(budget["fixed"]),
+            retrieval_budget=int(budget["retrieval"]),
+            max_hits=int(budget["max_hits"]),
+            recent=int(budget["recent"]),
+            channels=channels,
+            headings={k: str(v) for k, v in raw["headings"].items()},
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ConfigError(f"context settings: bad or missing key {exc}") from None
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> None:
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _merge(base[key], value)
+        else:
+            base[key] = value
+
+
+@dataclass
+class Block:
+    budget: int
+    tokens: int = 0
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    def try_add(self, heading: str | None, entry: dict[str, Any]) -> bool:
+        line = "- " + " ".join(entry["content"].split())
+        cost = count_tokens(line) + (count_tokens(heading) if heading else 0)
+        if self.tokens + cost > self.budget:
+            return False
+        if heading:
+            self.lines.append(heading)
+        self.lines.append(line)
+        self.tokens += cost
+        self.entries.append(
+            {"id": entry["id"], "layer": entry["layer"], "content": entry["content"]}
+        )
+        return True
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"tokens": self.tokens, "budget": self.budget, "entries": self.entries}
+
+
+@dataclass
+class Context:
+    channel: Channel
+    query: str | None
+    fixed: Block
+    retrieval: Block
+    retrieval_source: str  # "search", "recent" or "none"
+
+    def markdown(self) -> str:
+        return "\n".join([CONTEXT_MARKER, *self.fixed.lines, *self.retrieval.lines]) + "\n"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "channel": vars(self.channel),
+            "query": self.query,
+            "fixed": self.fixed.as_dict(),
+            "retrieval": {**self.retrieval.as_dict(), "source": self.retrieval_source},
+            "tokens": self.fixed.tokens + self.retrieval.tokens,
+            "markdown": self.markdown(),
+        }
+
+
+def build(
+    user: UserStore,
+    channel_name: str,
+    *,
+    query: str | None = None,
+    settings: Settings | None = None,
+    now: datetime | None = None,
+    touch: bool = True,
+) -> Context:
+    settings = settings or load_settings()
+    channel = settings.channel(channel_name)
+    moment = (now or datetime.now(UTC)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    where, params = _eligible(user, channel, moment)
+
+    fixed = Block(settings.fixed_budget - count_tokens(CONTEXT_MARKER))
+    for layer in FIXED_LAYERS:
+        heading: str | None = settings.headings[layer]
+        rows = user.conn.execute(
+            f"SELECT * FROM entries WHERE {where} AND layer = ? "
+            "ORDER BY importance DESC, ts DESC, id LIMIT ?",
+            [*params, layer, settings.fixed_budget],
+        )
+        for row in rows:
+            if fixed.try_add(heading, dict(row)):
+                heading = None
+    fixed.tokens += count_tokens(CONTEXT_MARKER)
+    fixed.budget = settings.fixed_budget
+
+    retrieval = Block(settings.retrieval_budget)
+    source = "none"
+    candidates: list[dict[str, Any]] = []
+    if query and query.strip():
+        search.sync(user.store)
+        expression = search.match_expression(query)
+        if expression:
+            candidates = [
+                dict(r)
+                for r in user.conn.execute(
+                    "SELECT e.* FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
+                    f"WHERE entries_fts MATCH ? AND {_prefixed(where)} "
+                    f"AND e.layer IN ({_marks(RETRIEVAL_LAYERS)}) "
+                    "ORDER BY bm25(entries_fts) LIMIT ?",
+                    [expression, *params, *RETRIEVAL_LAYERS, settings.max_hits],
+                )
+            ]
+            source = "search" if candidates else source
+    if not candidates:
+        recent = user.conn.execute(
+            f"SELECT * FROM entries WHERE {where} AND layer IN ({_marks(RETRIEVAL_LAYERS)}) "
+            "ORDER BY id DESC LIMIT ?",
+            [*params, *RETRIEVAL_LAYERS, settings.recent * 20],
+        )
+        by_time = sorted((dict(r) for r in recent), key=_recency, reverse=True)
+        candidates = by_time[: settings.recent]
+        source = "recent" if candidates else "none"
+    heading = settings.headings["retrieval"]
+    for entry in candidates:
+        if retrieval.try_add(heading, entry):
+            heading = None
+
+    if touch:
+        used = [e["id"] for e in fixed.entries + retrieval.entries]
+        if used:
+            with user.store.transaction():
+                user.conn.execute(
+                    "UPDATE entries SET last_used_at = ? "
+                    f"WHERE user_id = ? AND id IN ({_marks(used)})",
+                    [now_iso(), user.user_id, *used],
+                )
+    return Context(channel, query, fixed, retrieval, source)
+
+
+def _eligible(user: UserStore, channel: Channel, moment: str) -> tuple[str, list[Any]]:
+    where = (
+        "user_id = ? AND status = 'active' AND merged_into IS NULL "
+        "AND (expires_at IS NULL OR expires_at > ?)"
+    )
+    if not channel.private:
+        where += " AND audience <> 'private'"
+    if not channel.roleplay:
+        where += " AND realm <> 'fictional'"
+    return where, [user.user_id, moment]
+
+
+def _prefixed(where: str) -> str:
+    for column in ("user_id", "status", "merged_into", "expires_at", "audience", "realm"):
+        where = re.sub(rf"\b(?<!\.){column}\b", f"e.{column}", where)
+    return where
+
+
+def _marks(items: Any) -> str:
+    return ",".join("?" * len(items))
+
+
+def _recency(entry: dict[str, Any]) -> str:
+    return str(entry.get("ts") or entry.get("created_at") or "")
+
+
+def query_from_session(path: Path, messages: int = 3, max_chars: int = 500) -> str:
+    """The last few user messages of a transcript, as a retrieval query (≤ max_chars)."""
+    from memctl.ingest.detect import READERS, UnknownFormat, detect
+    from memctl.models import MESSAGE, Record
+
+    try:
+        records = list(READERS[detect(path)](path))
+    except (OSError, UnknownFormat) as exc:
+        raise ConfigError(f"--from-session {path}: {exc}") from None
+    texts = [
+        r.text
+        for r in records
+        if isinstance(r, Record)
+        and r.kind == MESSAGE
+        and r.role == "user"
+        and not r.skip
+        and CONTEXT_MARKER not in r.text
+    ]
+    return "\n".join(texts[-messages:])[-max_chars:]
