@@ -1,0 +1,438 @@
+"""The Markdown reader: what becomes a record, its line, text, time and section."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memctl.ingest.markdown import FORMAT, HERMES_FORMAT, file_date, read_markdown
+from memctl.models import MEMORY, Record, Rejection
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def read(path: Path) -> list[Record | Rejection]:
+    return list(read_markdown(path))
+
+
+def records(path: Path) -> list[Record]:
+    items = read(path)
+    assert all(isinstance(i, Record) for i in items), items
+    return [i for i in items if isinstance(i, Record)]
+
+
+def lines_texts(path: Path) -> list[tuple[int, str]]:
+    return [(r.line, r.text) for r in records(path)]
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "MEMORY.md") -> Path:
+    path = tmp_path / name
+    if isinstance(text, str):
+        path.write_text(text, encoding="utf-8", newline="")
+    else:
+        path.write_bytes(text)
+    return path
+
+
+# --- bullets, checkboxes, continuations, paragraphs ------------------------------------------
+
+
+def test_every_bullet_marker_is_a_record(tmp_path: Path) -> None:
+    path = write(tmp_path, "- dash\n* star\n+ plus\n1. one\n2) two\n-无空格\n")
+    assert lines_texts(path) == [
+        (1, "dash"),
+        (2, "star"),
+        (3, "plus"),
+        (4, "one"),
+        (5, "two"),
+        (6, "无空格"),
+    ]
+
+
+def test_emphasis_and_double_dash_lines_are_not_bullets(tmp_path: Path) -> None:
+    path = write(tmp_path, "*斜体说明*\n\n**粗体** 也是段落\n\n--flag 不是列表\n")
+    assert lines_texts(path) == [
+        (1, "*斜体说明*"),
+        (3, "**粗体** 也是段落"),
+        (5, "--flag 不是列表"),
+    ]
+
+
+def test_checkboxes_are_stripped_from_the_text(tmp_path: Path) -> None:
+    path = write(tmp_path, "- [ ] 修好 cron\n- [x] 续费服务器\n- [X] Renew domain\n")
+    assert lines_texts(path) == [(1, "修好 cron"), (2, "续费服务器"), (3, "Renew domain")]
+
+
+def test_indented_continuation_joins_its_bullet(tmp_path: Path) -> None:
+    path = write(tmp_path, "- 第一条\n  接着写的第二行\n\tand a tabbed third\n- second bullet\n")
+    assert lines_texts(path) == [
+        (1, "第一条\n接着写的第二行\nand a tabbed third"),
+        (4, "second bullet"),
+    ]
+
+
+def test_unindented_line_after_a_bullet_opens_a_new_record(tmp_path: Path) -> None:
+    path = write(tmp_path, "- bullet\nplain line after it\n")
+    assert lines_texts(path) == [(1, "bullet"), (2, "plain line after it")]
+
+
+def test_paragraphs_are_split_by_blank_lines(tmp_path: Path) -> None:
+    path = write(tmp_path, "第一段第一行\n第一段第二行\n\n\nSecond paragraph.\n")
+    assert lines_texts(path) == [(1, "第一段第一行\n第一段第二行"), (5, "Second paragraph.")]
+
+
+def test_block_quote_is_its_own_record_without_the_marker(tmp_path: Path) -> None:
+    path = write(tmp_path, "plain\n> 引用一\n> 引用二\n")
+    assert lines_texts(path) == [(1, "plain"), (2, "引用一\n引用二")]
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+
+def test_table_header_and_rule_are_skipped_and_cells_joined(tmp_path: Path) -> None:
+    path = write(tmp_path, "| 模型 | 用途 |\n|:---|---:|\n| Kimi | 规划 |\n|DeepSeek|文案|\n")
+    assert lines_texts(path) == [(3, "Kimi | 规划"), (4, "DeepSeek | 文案")]
+
+
+def test_table_row_with_a_date_cell_gives_the_time_and_drops_the_separator(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, "| 日期 | 决策 |\n|---|---|\n| 2026-02-13 | 改用 DeepSeek |\n")
+    [rec] = records(path)
+    assert (rec.line, rec.text, rec.ts) == (3, "改用 DeepSeek", "2026-02-13")
+
+
+def test_table_without_a_rule_keeps_its_first_row(tmp_path: Path) -> None:
+    path = write(tmp_path, "| a | b |\n| c | d |\n")
+    assert lines_texts(path) == [(1, "a | b"), (2, "c | d")]
+
+
+# --- hermes `§` entries -----------------------------------------------------------------------
+
+
+def test_hermes_entries_are_split_on_section_sign_lines(tmp_path: Path) -> None:
+    path = write(tmp_path, "用户叫小林\n§\nline one\nline two\n§\n\n§\nlast entry")
+    recs = records(path)
+    assert [(r.line, r.text, r.format) for r in recs] == [
+        (1, "用户叫小林", HERMES_FORMAT),
+        (3, "line one\nline two", HERMES_FORMAT),
+        (8, "last entry", HERMES_FORMAT),
+    ]
+
+
+def test_hermes_entry_with_an_inline_section_sign_prefix(tmp_path: Path) -> None:
+    path = write(tmp_path, "first\n§\n§ 生日：1994-07-19\n")
+    assert lines_texts(path) == [(1, "first"), (3, "生日：1994-07-19")]
+
+
+def test_hermes_entry_starting_after_blank_lines_reports_its_first_text_line(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, "a\n§\n\n\nb\n")
+    assert lines_texts(path) == [(1, "a"), (5, "b")]
+
+
+def test_hermes_fixture_memory(tmp_path: Path) -> None:
+    recs = records(FIXTURES / "hermes" / "memories" / "MEMORY.md")
+    assert [(r.line, r.text) for r in recs] == [
+        (1, "用户的主力机是 ThinkPad X1 Carbon，系统 Fedora 41。"),
+        (3, "Deploy script lives at ~/bin/deploy.sh; run it with --dry-run first."),
+        (5, "用户对花生过敏"),
+        (7, "Infrastructure:\n- NAS 群晖 DS920+，内网 192.168.50.10\n- 路由器刷了 OpenWrt"),
+        (11, "test"),
+    ]
+    assert {(r.format, r.kind, r.ts, r.section) for r in recs} == {
+        (HERMES_FORMAT, MEMORY, None, None)
+    }
+
+
+def test_hermes_fixture_user_has_no_trailing_newline() -> None:
+    path = FIXTURES / "hermes" / "memories" / "USER.md"
+    assert not path.read_bytes().endswith(b"\n")
+    assert lines_texts(path) == [
+        (1, "叫我小林就好。"),
+        (3, "User prefers dark mode in every editor."),
+        (5, "生日：1994-07-19"),
+        (7, "偏好简洁的回答，先给结论再解释。"),
+    ]
+
+
+# --- headings, dates and sections ---------------------------------------------------------------
+
+
+def test_headings_become_the_section_path(tmp_path: Path) -> None:
+    path = write(tmp_path, "# Memory\n## 偏好\n- a\n### 饮食\n- b\n## Projects ##\n- c\n")
+    assert [(r.text, r.section) for r in records(path)] == [
+        ("a", "Memory > 偏好"),
+        ("b", "Memory > 偏好 > 饮食"),
+        ("c", "Memory > Projects"),
+    ]
+
+
+def test_date_heading_gives_the_time_to_the_records_below(tmp_path: Path) -> None:
+    path = write(tmp_path, "- before\n# 2026-02-08\n- after\n## 2026-02-09 周一\n- later\n")
+    assert [(r.text, r.ts) for r in records(path)] == [
+        ("before", None),
+        ("after", "2026-02-08"),
+        ("later", "2026-02-09"),
+    ]
+
+
+def test_file_name_dates() -> None:
+    assert file_date(Path("memory/2026-02-08.md")) == "2026-02-08"
+    assert file_date(Path("memory/2026-03-22-0804.md")) == "2026-03-22"
+    assert file_date(Path("memory/202602/20260214.md")) == "2026-02-14"
+    assert file_date(Path("MEMORY.md")) is None
+
+
+def test_daily_note_file_name_gives_the_time(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, "## Session: 08:04\n- 小车 IP 更新为 192.168.75.54\n", "2026-03-22-0804.md"
+    )
+    [rec] = records(path)
+    assert (rec.line, rec.text, rec.ts, rec.section) == (
+        2,
+        "小车 IP 更新为 192.168.75.54",
+        "2026-03-22",
+        "Session: 08:04",
+    )
+
+
+def test_dated_prefixes_give_the_time_and_are_cut_from_the_text(tmp_path: Path) -> None:
+    text = (
+        "- 2026-02-21: Token 消耗 120 万/日\n"
+        "- **2026-02-22** — 博客上线\n"
+        "[2026-02-14 10:57] The user reminded me about conda.\n"
+        "- 2026-03-01：开始用 memctl 整理记忆\n"
+    )
+    path = write(tmp_path, text)
+    assert [(r.line, r.text, r.ts) for r in records(path)] == [
+        (1, "Token 消耗 120 万/日", "2026-02-21"),
+        (2, "博客上线", "2026-02-22"),
+        (3, "The user reminded me about conda.", "2026-02-14 10:57"),
+        (4, "开始用 memctl 整理记忆", "2026-03-01"),
+    ]
+
+
+def test_dated_lines_open_a_record_even_without_a_blank_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "[2026-02-14 01:40] first\n[2026-02-14 10:57] second\ncontinued\n")
+    assert [(r.line, r.text, r.ts) for r in records(path)] == [
+        (1, "first", "2026-02-14 01:40"),
+        (2, "second\ncontinued", "2026-02-14 10:57"),
+    ]
+
+
+# --- what never becomes a record ----------------------------------------------------------------
+
+
+def test_front_matter_is_never_a_record(tmp_path: Path) -> None:
+    path = write(tmp_path, "---\ntitle: 记忆\ntags: [a, b]\n---\n- real\n")
+    assert lines_texts(path) == [(5, "real")]
+
+
+def test_front_matter_may_end_with_dots(tmp_path: Path) -> None:
+    path = write(tmp_path, "---\nk: v\n...\nbody\n")
+    assert lines_texts(path) == [(4, "body")]
+
+
+def test_a_rule_after_line_one_is_not_front_matter(tmp_path: Path) -> None:
+    path = write(tmp_path, "intro\n\n---\n\n- after the rule\n***\n___\n")
+    assert lines_texts(path) == [(1, "intro"), (5, "after the rule")]
+
+
+def test_code_fences_are_never_records(tmp_path: Path) -> None:
+    text = "- keep\n```bash\n- 代码里的列表\n```\n~~~\n# not a heading\n~~~\n- also keep\n"
+    path = write(tmp_path, text)
+    assert [(r.line, r.text, r.section) for r in records(path)] == [
+        (1, "keep", None),
+        (8, "also keep", None),
+    ]
+
+
+def test_unterminated_fence_hides_the_rest_of_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "- before\n````\n- inside\n```\n- still inside\n")
+    assert lines_texts(path) == [(1, "before")]
+
+
+def test_html_comments_are_never_records(tmp_path: Path) -> None:
+    text = "<!-- one line -->\n- a\n<!--\n- hidden\n-->\n- b\n"
+    path = write(tmp_path, text)
+    assert lines_texts(path) == [(2, "a"), (6, "b")]
+
+
+def test_headings_alone_yield_nothing(tmp_path: Path) -> None:
+    assert read(write(tmp_path, "# Title\n\n## Empty section\n")) == []
+
+
+# --- encodings and line endings -------------------------------------------------------------------
+
+
+def test_crlf_line_endings(tmp_path: Path) -> None:
+    path = write(tmp_path, "# 标题\r\n\r\n- 一\r\n  二\r\n- three\r\n")
+    assert [(r.line, r.text, r.section) for r in records(path)] == [
+        (3, "一\n二", "标题"),
+        (5, "three", "标题"),
+    ]
+
+
+def test_utf8_bom_does_not_hide_the_first_heading(tmp_path: Path) -> None:
+    path = write(tmp_path, codecs.BOM_UTF8 + "# 2026-02-08\n- 带 BOM\n".encode())
+    [rec] = records(path)
+    assert (rec.line, rec.text, rec.ts, rec.section) == (2, "带 BOM", "2026-02-08", "2026-02-08")
+
+
+def test_utf16_file_is_read(tmp_path: Path) -> None:
+    path = write(tmp_path, "# 偏好\r\n- 喜欢绿茶\r\n".encode("utf-16"))
+    assert [(r.line, r.text, r.section) for r in records(path)] == [(2, "喜欢绿茶", "偏好")]
+
+
+def test_invalid_utf8_line_is_rejected_and_the_rest_is_read(tmp_path: Path) -> None:
+    path = write(tmp_path, b"- good\n- bad \xff\xfe here\n- also good\n")
+    items = read(path)
+    assert [(i.line, i.reason) for i in items if isinstance(i, Rejection)] == [
+        (2, "invalid UTF-8 at byte 6")
+    ]
+    assert [(i.line, i.text) for i in items if isinstance(i, Record)] == [
+        (1, "good"),
+        (3, "also good"),
+    ]
+
+
+def test_records_carry_path_format_and_kind(tmp_path: Path) -> None:
+    path = write(tmp_path, "- x\n")
+    [rec] = records(path)
+    assert (rec.path, rec.format, rec.kind, rec.role, rec.session_id) == (
+        str(path),
+        FORMAT,
+        MEMORY,
+        None,
+        None,
+    )
+
+
+# --- the fixtures ------------------------------------------------------------
+
+
+def test_picoclaw_memory_fixture() -> None:
+    recs = records(FIXTURES / "picoclaw" / "workspace" / "memory" / "MEMORY.md")
+    assert [(r.line, r.text, r.section) for r in recs] == [
+        (5, "用户在杭州工作，时区 Asia/Shanghai", "Long-term Memory > User Information"),
+        (6, "user prefers dark mode in every editor", "Long-term Memory > User Information"),
+        (10, "代码注释用英文，提交信息用中文", "Long-term Memory > Preferences"),
+        (
+            11,
+            "Likes ＴｙｐｅＳｃｒｉｐｔ more than plain JavaScript",
+            "Long-term Memory > Preferences",
+        ),
+        (15, "周报每周五 18:00 前发给老板", "Long-term Memory > Important Notes"),
+        (16, "服务器 SSH 端口改成了 2222", "Long-term Memory > Important Notes"),
+    ]
+
+
+def test_picoclaw_daily_note_fixture() -> None:
+    recs = records(FIXTURES / "picoclaw" / "workspace" / "memory" / "202602" / "20260214.md")
+    assert [(r.line, r.text, r.ts) for r in recs] == [
+        (3, "情人节，和女朋友去西湖边吃了饭", "2026-02-14"),
+        (4, "续费了阿里云服务器", "2026-02-14"),
+        (5, "修好每天 08:00 的 cron 任务\n（上次因为时区写错没跑）", "2026-02-14"),
+    ]
+
+
+def test_nanobot_fixtures() -> None:
+    memory = FIXTURES / "nanobot" / "workspace" / "memory"
+    assert lines_texts(memory / "MEMORY.md") == [
+        (5, "Likes TypeScript more than plain JavaScript."),
+        (6, "服务器 SSH 端口改成了 2222"),
+        (10, "memctl：把各个 agent 的记忆迁到 SQLite"),
+        (11, "博客用 Hugo 搭建，托管在 Cloudflare Pages"),
+    ]
+    assert [(r.line, r.text, r.ts) for r in records(memory / "HISTORY.md")] == [
+        (1, "User asked to remember the test marker E2E041 (蓝鲸).", "2026-02-20 21:00"),
+        (2, "讨论了小说第二章的剧情走向，没有新的长期事实。", "2026-02-20 21:05"),
+        (4, "User confirmed the blog moved to Cloudflare Pages.", "2026-02-21 09:30"),
+    ]
+
+
+def test_openclaw_memory_fixture() -> None:
+    recs = records(FIXTURES / "openclaw" / "workspace" / "MEMORY.md")
+    assert [(r.line, r.text, r.ts, r.section) for r in recs] == [
+        (8, "名字：林晓，叫她「晓晓」", None, "MEMORY.md - Long-term Memory > 主人"),
+        (9, "用户对花生过敏。", None, "MEMORY.md - Long-term Memory > 主人"),
+        (
+            15,
+            "改用 DeepSeek 写文案，成本降一半",
+            "2026-02-13",
+            "MEMORY.md - Long-term Memory > 决策记录",
+        ),
+        (
+            16,
+            "博客迁移到 Cloudflare Pages",
+            "2026-02-20",
+            "MEMORY.md - Long-term Memory > 决策记录",
+        ),
+        (20, "开始用 memctl 整理记忆", "2026-03-01", "MEMORY.md - Long-term Memory > 决策记录"),
+    ]
+
+
+def test_openclaw_daily_note_fixture() -> None:
+    recs = records(FIXTURES / "openclaw" / "workspace" / "memory" / "2026-03-22.md")
+    assert [(r.line, r.text, r.ts, r.section) for r in recs] == [
+        (4, "用户要求以后都用语音回复", "2026-03-22", "2026-03-22 > 用户偏好"),
+        (7, "博客迁移完成，DNS 已切到 Cloudflare", "2026-03-22", "2026-03-22 > 服务记录"),
+    ]
+
+
+def test_claude_md_fixture_skips_front_matter_and_code() -> None:
+    recs = records(FIXTURES / "claude-code" / "CLAUDE.md")
+    assert [(r.line, r.text, r.section) for r in recs] == [
+        (8, "回答一律使用中文。", "CLAUDE.md"),
+        (19, "提交前运行 ruff 和 mypy", "CLAUDE.md > 约定"),
+        (20, "Never import typer in pipeline code", "CLAUDE.md > 约定"),
+    ]
+
+
+# --- properties ------------------------------------------------------------
+
+
+def _line_count(data: bytes) -> int:
+    """Lines as an editor numbers them: split on "\\n", a final line without one still counts."""
+    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+
+_MARKDOWNISH = st.lists(
+    st.one_of(
+        st.sampled_from(
+            ["", "§", "---", "- ", "* x", "1. y", "# h", "## 2026-02-08", "```", "~~~", "<!--",
+             "-->", "| a | b |", "|---|---|", "> q", "  cont", "[2026-02-14 10:57] x", "\r", "§ z"]
+        ),
+        st.text(max_size=30),
+    ),
+    max_size=25,
+).map("\n".join)  # fmt: skip
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=_MARKDOWNISH)
+def test_reader_never_raises_on_text_and_lines_are_in_range(tmp_path: Path, text: str) -> None:
+    data = text.encode("utf-8", "surrogatepass")
+    path = write(tmp_path, data, "prop.md")
+    for item in read(path):
+        if isinstance(item, Record):
+            assert 1 <= item.line <= _line_count(data), (item, text)
+            assert item.text.strip()
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.binary(max_size=400))
+def test_reader_never_raises_on_bytes_and_lines_are_in_range(tmp_path: Path, data: bytes) -> None:
+    path = write(tmp_path, data, "prop.md")
+    for item in read(path):
+        if isinstance(item, Record):
+            assert 1 <= item.line <= _line_count(data)
