@@ -21,7 +21,7 @@ from memctl import CONTEXT_MARKER
 from memctl.errors import InputNotFound
 from memctl.ingest.detect import READERS, UnknownFormat, detect
 from memctl.ingest.restraint import judge
-from memctl.models import MESSAGE, Record, Rejection
+from memctl.models import AUDIENCES, LAYERS, MESSAGE, REALMS, STATUSES, Record, Rejection
 from memctl.normalise import hash_canonical, normalise, raw_hash
 from memctl.store import UserStore, now_iso
 
@@ -104,6 +104,10 @@ def collect_files(paths: Iterable[Path], report: ImportReport) -> list[Path]:
             found.append(root)
     files = []
     for path in dict.fromkeys(found):
+        if (shown := printable_path(path)) != str(path):
+            # Paths are stored and printed as UTF-8 text; undecodable bytes cannot be.
+            report.unsupported.append({"path": shown, "reason": "file name is not valid UTF-8"})
+            continue
         try:
             mode = path.stat().st_mode
         except OSError as exc:
@@ -114,6 +118,11 @@ def collect_files(paths: Iterable[Path], report: ImportReport) -> list[Path]:
         else:
             report.unsupported.append({"path": str(path), "reason": "not a regular file"})
     return files
+
+
+def printable_path(path: Path) -> str:
+    """The path as text, with bytes that are not UTF-8 shown as \\xNN."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def import_paths(
@@ -248,6 +257,8 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
         return OWN_CONTEXT
     if record.skip:
         return record.skip
+    if record.fields and (why := _invalid_export_field(record.fields)):
+        return Rejection(record.path, record.line, why)
     category = None
     content = record.text.strip()
     if record.kind == MESSAGE:
@@ -290,6 +301,29 @@ _RESTORABLE = {
 }  # fmt: skip
 
 
+# What a restored export field may hold. A hand-edited value outside these would otherwise fail
+# the file's whole transaction on a CHECK constraint or a binding error; it rejects one memory.
+_ENUMS = {"realm": REALMS, "layer": LAYERS, "status": STATUSES, "audience": AUDIENCES}
+_NUMBERS = {"importance", "emotional_weight", "confidence"}
+
+
+def _invalid_export_field(fields: dict[str, Any]) -> str | None:
+    for key, value in fields.items():
+        if key in _ENUMS:
+            ok = value in _ENUMS[key]
+        elif key in _NUMBERS:
+            ok = type(value) in (int, float)
+        elif key in _RESTORABLE:
+            ok = isinstance(value, str)
+        elif key == "export_id":
+            ok = value is None or type(value) in (int, str)  # a dict key, and never a bool
+        else:
+            continue
+        if not ok:
+            return f"invalid {'id' if key == 'export_id' else key} in export: {value!r}"
+    return None
+
+
 def _source_row(
     a: _Accepted, entry_id: int, run_id: int | None, created: bool, now: str
 ) -> tuple[Any, ...]:
@@ -321,6 +355,6 @@ def _restore_supersedes(store: UserStore, fresh: list[_Accepted], ids: dict[Any,
         new_id = ids.get(a.record.fields.get("export_id"))
         for link in a.record.fields.get("supersedes", []):
             old = link.get("old_id") if isinstance(link, dict) else link
-            if new_id is not None and old in ids:
+            if new_id is not None and type(old) in (int, str) and old in ids:
                 reason = link.get("reason", "restored") if isinstance(link, dict) else "restored"
                 store.add_supersede(new_id, ids[old], str(reason))

@@ -14,13 +14,12 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from itertools import groupby
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
-from memctl.errors import EntryNotFound, NoUser, StoreError
+from memctl.errors import EntryNotFound, NoUser, StoreError, UsageError
 from memctl.models import Rejection
 from memctl.store.schema import migrate
 
@@ -82,6 +81,8 @@ class Store:
     def for_user(self, user_id: str) -> UserStore:
         if not user_id:
             raise NoUser("a user is required for every store operation")
+        if not _is_utf8(user_id):
+            raise UsageError(f"user name is not valid UTF-8: {user_id!r}")
         return UserStore(self, user_id)
 
     @contextmanager
@@ -133,19 +134,26 @@ class UserStore:
 
         A hash the user already has is left alone (a concurrent import got there first) and its
         existing id is returned, so callers never create a second entry for the same text.
+        Call inside `Store.transaction()`: ids are handed out from max(id) under its lock.
         """
         now = now_iso()
-        full = [{"created_at": now, "updated_at": now, **fields} for fields in rows]
-        # Batch runs of consecutive rows, not all rows with equal columns: ids must follow the
-        # input order (a dated note between two facts has one more column than they do).
-        for cols, group in groupby(full, key=tuple):
+        # Ids follow the input order. Left to SQLite they would follow the batches, and a dated
+        # note between two facts (one more column) would be numbered after both.
+        (next_id,) = self.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM entries").fetchone()
+        groups: dict[tuple[str, ...], list[list[Any]]] = {}
+        hashes = []
+        for offset, fields in enumerate(rows):
+            row = {"id": next_id + offset, "created_at": now, "updated_at": now, **fields}
+            groups.setdefault(tuple(row), []).append(list(row.values()))
+            hashes.append(row["norm_hash"])
+        for cols, values in groups.items():
             sql = (
                 f"INSERT INTO entries (user_id, {','.join(cols)}) "
                 f"VALUES (?, {','.join('?' * len(cols))}) "
                 "ON CONFLICT (user_id, norm_hash) DO NOTHING"
             )
-            self.conn.executemany(sql, ([self.user_id, *row.values()] for row in group))
-        return self.entry_ids_by_hash([row["norm_hash"] for row in full])
+            self.conn.executemany(sql, ([self.user_id, *v] for v in values))
+        return self.entry_ids_by_hash(hashes)
 
     def add_rejections(self, run_id: int, rejections: Sequence[Rejection]) -> None:
         self.conn.executemany(
@@ -251,6 +259,15 @@ _INSERT_SOURCE = (
 
 def _entry_dict(row: sqlite3.Row) -> dict[str, Any]:
     return {k: row[k] for k in row.keys() if k != "user_id"}  # noqa: SIM118 (Row has no iter)
+
+
+def _is_utf8(text: str) -> bool:
+    """False for text holding lone surrogates (undecodable bytes from the command line)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _chunks(items: list[str]) -> Iterator[list[str]]:

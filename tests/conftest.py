@@ -1,0 +1,112 @@
+"""Shared test setup: every test gets its own database under tmp_path, no user from the
+environment, and a wide terminal so rendered tables and help are stable."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from typer.testing import CliRunner, Result
+
+from memctl.cli import app
+
+WIDE = {"COLUMNS": "200", "LINES": "50"}
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes ~/.local/share, or picks up the developer's MEMCTL_USER."""
+    monkeypatch.setenv("MEMCTL_DB", str(tmp_path / "memctl.db"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("MEMCTL_USER", raising=False)
+    for key, value in WIDE.items():
+        monkeypatch.setenv(key, value)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """The file-backed database every command uses by default (via MEMCTL_DB)."""
+    return tmp_path / "memctl.db"
+
+
+@pytest.fixture
+def run() -> Run:
+    """Invoke the CLI in-process: `run("import", path, "--json")`. Arguments may be Paths.
+
+    Typer's CliRunner keeps stdout and stderr apart (result.stdout / result.stderr). Any
+    exception other than a clean exit fails the test, since a user would see a traceback;
+    pass `allow_exception=True` to inspect it instead.
+    """
+    runner = CliRunner(env=WIDE)
+
+    def invoke(*args: Any, env: dict[str, str | None] | None = None, allow_exception: bool = False
+               ) -> Result:  # fmt: skip
+        result = runner.invoke(app, [str(a) for a in args], env=env)
+        if not allow_exception and not isinstance(result.exception, SystemExit | None):
+            raise AssertionError(f"memctl {args} raised {result.exception!r}") from (
+                result.exception
+            )
+        return result
+
+    return invoke
+
+
+@pytest.fixture
+def import_json(run: Run) -> Callable[..., dict[str, Any]]:
+    """`memctl import ARGS --json`, checked (exit 0, JSON only on stdout, nothing on stderr,
+    the accounting rule), and returned parsed."""
+
+    def invoke(*args: Any, exit_code: int = 0) -> dict[str, Any]:
+        result = run("import", *args, "--json")
+        assert result.exit_code == exit_code, result.output
+        assert result.stderr == ""
+        report: dict[str, Any] = orjson.loads(result.stdout)
+        assert report["records"] == report["added"] + report["skipped"] + report["rejected_count"]
+        assert report["skipped"] == sum(report["skipped_by_reason"].values())
+        assert report["rejected_count"] == len(report["rejected"])
+        assert report["files"] == len(report["by_file"])
+        for key in ("records", "added", "skipped"):
+            assert report[key] == sum(f[key] for f in report["by_file"])
+        assert report["rejected_count"] == sum(f["rejected"] for f in report["by_file"])
+        return report
+
+    return invoke
+
+
+@pytest.fixture
+def query(db_path: Path) -> Callable[..., list[tuple[Any, ...]]]:
+    """Rows of one SQL query against the test database, read through a fresh connection."""
+
+    def select(sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        conn = sqlite3.connect(db_path)
+        try:
+            return [tuple(row) for row in conn.execute(sql, params)]
+        finally:
+            conn.close()
+
+    return select
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Callable[..., Path]:
+    """Build input files from {relative path: content} under tmp_path/name; returns that dir.
+
+    str content is written as UTF-8 exactly as given (no newline translation); bytes as is.
+    """
+
+    def build(files: dict[str, str | bytes], name: str = "in") -> Path:
+        root = tmp_path / name
+        root.mkdir(exist_ok=True)
+        for rel, content in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+        return root
+
+    return build

@@ -1,0 +1,59 @@
+"""Every command explains itself: `--help` works, has a summary and an example."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.main import get_command
+
+from memctl import __version__
+from memctl.cli import app
+
+COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback)
+
+
+def test_the_command_list_is_what_we_think():
+    # Guards the loop below: a command registered some other way would escape it.
+    assert len(COMMANDS) == len(app.registered_commands) >= 4
+    assert {"import", "list", "show", "export"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_has_help_with_an_example(run, name):
+    result = run(name, "--help")
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    assert f"Usage: memctl {name} " in result.stdout
+    # "Example: memctl list …" or "Example (crontab): … memctl consolidate …"
+    assert re.search(rf"Example[^:\n]*:[^\n]*\bmemctl {name}\b", result.stdout)
+    command = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)
+    summary = (command.callback.__doc__ or "").strip().splitlines()[0]
+    assert summary
+    assert summary in result.stdout
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_option_has_help_text(name):
+    options = [p for p in get_command(app).commands[name].params if p.param_type_name == "option"]
+    assert options
+    for option in options:
+        assert getattr(option, "help", None), f"{name} {option.opts} has no help"
+
+
+def test_top_level_help_lists_every_command(run):
+    result = run("--help")
+    assert result.exit_code == 0
+    for name in COMMANDS:
+        assert f"│ {name} " in result.stdout
+
+
+def test_db_option_shows_its_default_location(run):
+    # It was written in square brackets, which rich took for markup and dropped.
+    result = run("list", "--help")
+    assert "SQLite database (default: ~/.local/share/memctl/memctl.db)." in result.stdout
+
+
+def test_version(run):
+    result = run("--version")
+    assert (result.exit_code, result.stdout) == (0, f"memctl {__version__}\n")

@@ -1,0 +1,192 @@
+"""The store: the schema a new database gets, migrations applied once, user scoping."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+import sqlite_utils
+
+from memctl.errors import EntryNotFound, NoUser
+from memctl.store import Store, schema
+from memctl.store.schema import MIGRATIONS, current_version, migrate
+
+TABLES = [
+    "changes", "entries", "entries_fts", "import_runs", "meta", "personas", "rejections",
+    "relationship_state", "runs", "sources", "supersedes",
+]  # fmt: skip
+ENTRY_COLUMNS = [
+    ("id", "INTEGER", 0), ("user_id", "TEXT", 1), ("content", "TEXT", 1),
+    ("norm_hash", "TEXT", 1), ("realm", "TEXT", 1), ("layer", "TEXT", 1), ("status", "TEXT", 1),
+    ("audience", "TEXT", 1), ("importance", "REAL", 1), ("emotional_weight", "REAL", 1),
+    ("expires_at", "TEXT", 0), ("confidence", "REAL", 1), ("ts", "TEXT", 0),
+    ("created_at", "TEXT", 1), ("updated_at", "TEXT", 1), ("last_used_at", "TEXT", 0),
+    ("merged_into", "INTEGER", 0), ("decayed_at", "TEXT", 0),
+]  # fmt: skip
+
+
+@pytest.fixture
+def new_db(db_path):
+    Store.open(db_path).close()
+    conn = sqlite3.connect(db_path)
+    yield conn
+    conn.close()
+
+
+def _unique_indexes(conn: sqlite3.Connection, table: str) -> dict[str, list[str]]:
+    found = {}
+    for _seq, name, unique, *_ in conn.execute(f"PRAGMA index_list({table})"):
+        if unique:
+            found[name] = [row[2] for row in conn.execute(f"PRAGMA index_info({name})")]
+    return found
+
+
+def test_tables_of_a_new_database(new_db):
+    # FTS5 keeps its index in shadow tables named after the virtual table; those are its own.
+    names = [r[0] for r in new_db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'entries_fts_%'"
+    )]  # fmt: skip
+    assert sorted(names) == TABLES
+    assert (
+        new_db.execute("SELECT sql FROM sqlite_master WHERE name = 'entries_fts'")
+        .fetchone()[0]
+        .startswith("CREATE VIRTUAL TABLE entries_fts USING fts5")
+    )
+
+
+def test_entries_columns(new_db):
+    columns = [(r[1], r[2], r[3]) for r in new_db.execute("PRAGMA table_info(entries)")]
+    assert columns == ENTRY_COLUMNS
+
+
+def test_unique_indexes_carry_identity(new_db):
+    assert _unique_indexes(new_db, "entries") == {"entries_user_hash": ["user_id", "norm_hash"]}
+    assert _unique_indexes(new_db, "sources") == {
+        "sources_identity": ["user_id", "path", "line", "raw_hash"]
+    }
+    assert list(_unique_indexes(new_db, "supersedes").values()) == [["user_id", "new_id", "old_id"]]
+    assert list(_unique_indexes(new_db, "personas").values()) == [["user_id", "name"]]
+    assert list(_unique_indexes(new_db, "relationship_state").values()) == [["user_id", "key"]]
+
+
+def test_enum_columns_are_checked(new_db):
+    new_db.execute(
+        "INSERT INTO entries (user_id, content, norm_hash, created_at, updated_at) "
+        "VALUES ('u', 'x', 'h', 't', 't')"
+    )
+    for column, value in [("realm", "dream"), ("layer", "gossip"), ("status", "deleted"),
+                          ("audience", "everyone")]:  # fmt: skip
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+            new_db.execute(f"UPDATE entries SET {column} = ?", [value])
+
+
+def test_wal_mode_is_on(new_db):
+    assert new_db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_schema_version_is_the_latest_migration(new_db):
+    latest = max(number for number, _name, _fn in MIGRATIONS)
+    assert new_db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall() == [
+        (str(latest),)
+    ]
+
+
+def test_migration_numbers_are_unique_and_start_at_one():
+    numbers = sorted(number for number, _name, _fn in MIGRATIONS)
+    assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_opening_twice_does_not_reapply_migrations(db_path):
+    Store.open(db_path).close()
+    store = Store.open(db_path)  # migration 1 has plain CREATE TABLEs: re-running would raise
+    assert migrate(store.db) == []
+    assert current_version(store.db) == max(n for n, _, _ in MIGRATIONS)
+    store.close()
+
+
+def test_a_new_migration_is_applied_exactly_once(db_path, monkeypatch):
+    Store.open(db_path).close()
+    calls = []
+    latest = max(n for n, _, _ in MIGRATIONS)
+
+    def add_column(db: sqlite_utils.Database) -> None:
+        calls.append(1)
+        db.execute("ALTER TABLE personas ADD COLUMN probe TEXT")
+
+    monkeypatch.setattr(schema, "MIGRATIONS", [*MIGRATIONS, (latest + 1, "probe", add_column)])
+    for _ in range(3):
+        Store.open(db_path).close()
+    assert calls == [1]
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
+        str(latest + 1),
+    )
+    assert "probe" in [r[1] for r in conn.execute("PRAGMA table_info(personas)")]
+    conn.close()
+
+
+def test_a_failing_migration_leaves_the_database_as_it_was(db_path, monkeypatch):
+    Store.open(db_path).close()
+    latest = max(n for n, _, _ in MIGRATIONS)
+
+    def broken(db: sqlite_utils.Database) -> None:
+        db.execute("CREATE TABLE half_done (x)")
+        raise sqlite3.OperationalError("boom")
+
+    monkeypatch.setattr(schema, "MIGRATIONS", [*MIGRATIONS, (latest + 1, "broken", broken)])
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    with pytest.raises(sqlite3.OperationalError, match="boom"):
+        Store(conn, str(db_path))
+    conn.close()
+    conn = sqlite3.connect(db_path)
+    assert "half_done" not in [r[0] for r in conn.execute("SELECT name FROM sqlite_master")]
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
+        str(latest),
+    )
+    conn.close()
+
+
+def test_every_operation_needs_a_user(db_path):
+    store = Store.open(db_path)
+    with pytest.raises(NoUser):
+        store.for_user("")
+    store.close()
+
+
+def test_a_user_store_never_sees_another_users_rows(db_path):
+    store = Store.open(db_path)
+    alice, bob = store.for_user("alice"), store.for_user("bob")
+    with store.transaction():
+        ids = alice.add_entries([{"content": "tea", "norm_hash": "s1:tea"}])
+        bob_ids = bob.add_entries([{"content": "tea", "norm_hash": "s1:tea"}])
+    assert ids["s1:tea"] != bob_ids["s1:tea"]
+    assert [e["id"] for e in alice.entries()] == [ids["s1:tea"]]
+    assert bob.entry_ids_by_hash(["s1:tea"]) == bob_ids
+    assert ids == {"s1:tea": 1}
+    with pytest.raises(EntryNotFound, match="no entry 1 for user 'bob'"):
+        bob.entry(1)
+    store.close()
+
+
+def test_a_failed_transaction_is_rolled_back(db_path):
+    store = Store.open(db_path)
+    user = store.for_user("alice")
+    with pytest.raises(RuntimeError), store.transaction():
+        user.add_entries([{"content": "tea", "norm_hash": "s1:tea"}])
+        raise RuntimeError("interrupted")
+    assert list(user.entries()) == []
+    store.close()
+
+
+def test_scratch_copy_never_writes_to_the_file(db_path):
+    Store.open(db_path).close()
+    before = db_path.read_bytes()
+    scratch = Store.open_scratch(db_path)
+    with scratch.transaction():
+        scratch.for_user("alice").add_entries([{"content": "tea", "norm_hash": "s1:tea"}])
+    assert [e["content"] for e in scratch.for_user("alice").entries()] == ["tea"]
+    scratch.close()
+    assert db_path.read_bytes() == before
+    store = Store.open(db_path)
+    assert list(store.for_user("alice").entries()) == []
+    store.close()
