@@ -35,7 +35,7 @@ from memctl.errors import EXIT_REJECTED, MemctlError, StoreError
 from memctl.ingest.detect import FORMATS
 from memctl.models import STATUSES
 from memctl.paths import default_db_path
-from memctl.store import Store, UserStore
+from memctl.store import Store, UserStore, check_user
 
 app = typer.Typer(
     name="memctl",
@@ -77,11 +77,19 @@ def _check_statuses(statuses: list[str] | None) -> list[str]:
 
 
 @contextmanager
-def _store(db: Path | None, user: str, *, scratch: bool = False) -> Iterator[UserStore]:
-    """Open the database for one user; map domain errors to a one-line message and exit code."""
+def _store(
+    db: Path | None, user: str, *, scratch: bool = False, existing: bool = False
+) -> Iterator[UserStore]:
+    """Open the database for one user; map domain errors to a one-line message and exit code.
+
+    `existing`: a read command must not leave an empty database behind a mistyped --db.
+    """
     path = db or default_db_path()
     store: Store | None = None
     try:
+        check_user(user)
+        if existing and not path.exists():
+            raise StoreError(f"no memctl database at {path} (import something first)")
         store = Store.open_scratch(path) if scratch else Store.open(path)
         yield store.for_user(user)
     except MemctlError as exc:
@@ -185,7 +193,7 @@ def list_(
     Example: memctl list --user alice --status active --nl
     """
     statuses = _check_statuses(status)
-    with _store(db, user) as store:
+    with _store(db, user, existing=True) as store:
         rows = store.entries(statuses, limit)
         if nl:
             _emit_nl(rows)
@@ -216,7 +224,7 @@ def show(
 
     Example: memctl show 42 --user alice
     """
-    with _store(db, user) as store:
+    with _store(db, user, existing=True) as store:
         try:
             entry = store.entry(entry_id)
         except MemctlError as exc:
@@ -265,7 +273,7 @@ def export_(
     Example: memctl export --user alice -o alice.json
     """
     statuses = _check_statuses(status)
-    with _store(db, user) as store:
+    with _store(db, user, existing=True) as store:
         data = export.export_document(store, statuses)
     if output is None:
         sys.stdout.buffer.write(data)
@@ -320,7 +328,7 @@ def status_(user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False)
 
     Example: memctl status --user alice --json
     """
-    with _store(db, user) as store:
+    with _store(db, user, existing=True) as store:
         info = status.status(store, consolidate.load_settings().stale_hours)
     if json_:
         _emit_json(info)
@@ -370,7 +378,7 @@ def context_(
         settings = context.load_settings(config)
         if from_session is not None:
             query = context.query_from_session(from_session)
-    with _store(db, user) as store:
+    with _store(db, user, existing=True) as store:
         block = context.build(store, channel, query=query, settings=settings, touch=not no_touch)
     if json_:
         _emit_json(block.as_dict())
@@ -399,7 +407,7 @@ def search_(
     Example: memctl search "咖啡" --user alice --status active
     """
     statuses = _check_statuses(status_filter)
-    with _store(db, user) as store:
+    with _store(db, user, existing=True) as store:
         search.sync(store.store)
         rows = search.search(
             store, query, statuses=tuple(statuses), layers=tuple(layer or ()), limit=limit

@@ -112,7 +112,17 @@ def test_list_rejects_an_unknown_status(three, run):
     assert "'gone' is not one of active, pending_review, superseded, archived" in result.stderr
 
 
-def test_list_of_an_empty_database(run):
+def test_read_commands_never_create_a_database(run, db_path):
+    for args in (["list"], ["show", "1"], ["export"], ["status"], ["search", "x"]):
+        result = run(*args)
+        assert result.exit_code == 1, args
+        assert result.stderr.startswith("Error: no memctl database at "), args
+    assert not db_path.exists()
+
+
+def test_list_of_an_empty_database(run, tmp_path):
+    (tmp_path / "empty").mkdir()
+    assert run("import", str(tmp_path / "empty")).exit_code == 0
     result = run("list", "--json")
     assert (result.exit_code, orjson.loads(result.stdout)) == (0, [])
     table = run("list")

@@ -140,7 +140,7 @@ def test_output_file_that_cannot_be_written_is_a_one_line_error(populated, run, 
     assert result.stderr == f"Error: cannot write {target}: Not a directory\n"
 
 
-def test_empty_database_exports_no_memories(run):
+def test_a_user_with_nothing_exports_no_memories(populated, run):
     doc, _ = _export(run, "--user", "nobody")
     assert (doc["user"], doc["memories"]) == ("nobody", [])
 

@@ -79,11 +79,7 @@ class Store:
         return cls(mem, str(path))
 
     def for_user(self, user_id: str) -> UserStore:
-        if not user_id:
-            raise NoUser("a user is required for every store operation")
-        if not _is_utf8(user_id):
-            raise UsageError(f"user name is not valid UTF-8: {user_id!r}")
-        return UserStore(self, user_id)
+        return UserStore(self, check_user(user_id))
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -255,6 +251,15 @@ _INSERT_SOURCE = (
     f"INSERT OR IGNORE INTO sources (user_id, {', '.join(SOURCE_COLUMNS)}) "
     f"VALUES (?{', ?' * len(SOURCE_COLUMNS)})"
 )
+
+
+def check_user(user_id: str) -> str:
+    """The user id, if usable: non-empty and valid UTF-8."""
+    if not user_id:
+        raise NoUser("a user is required for every store operation")
+    if not _is_utf8(user_id):
+        raise UsageError(f"user name is not valid UTF-8: {user_id!r}")
+    return user_id
 
 
 def _entry_dict(row: sqlite3.Row) -> dict[str, Any]:
