@@ -1,0 +1,78 @@
+"""Classification: realm, layer, audience, scores, expiry and review status for one entry.
+
+One entry point, `classify`, deterministic and offline, so a later optional LLM classifier can
+sit beside it with the same signature. The rules are data: memctl/data/classify.toml (lexicons,
+thresholds, dates), facts.toml, secrets.toml and injection.toml.
+
+    >>> classify("我对花生过敏", category="diet").audience
+    'private'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from memctl.classify import dates, facts, injection, rules, segment
+from memctl.classify.gate import grams
+
+ACTIVE = "active"
+PENDING = "pending_review"
+
+
+@dataclass(frozen=True)
+class Classification:
+    """What memctl knows about one entry, and whether it may be used without review."""
+
+    realm: str  # real | fictional | work | unknown
+    layer: str  # persona | profile | relationship | episodic | procedural | boundary
+    audience: str  # public | private
+    importance: float  # [0, 1]
+    emotional_weight: float  # [0, 1]
+    confidence: float  # [0, 1]
+    expires_at: str | None  # ISO date from which a dated plan is stale
+    status: str  # "active" or "pending_review"
+    reasons: tuple[str, ...]  # why pending, human-readable
+
+
+def classify(
+    text: str,
+    *,
+    ts: str | None = None,
+    section: str | None = None,
+    path: str | None = None,
+    category: str | None = None,
+    now: datetime | None = None,
+) -> Classification:
+    """Classify one memory. `section` is the Markdown heading path ("MEMORY > 用户偏好"), `path`
+    the source file, `category` the transcript restraint category, `ts` the record's timestamp
+    (anchors "明天" and year-less dates; `now` is the fallback anchor, the clock is never read).
+    """
+    text_grams = grams(segment.fold(text))
+    scores = rules.score(text, path=path, section=section, category=category, text_grams=text_grams)
+    thresholds = rules.lexicon().thresholds
+    reasons = injection.flags(text, text_grams)
+    if scores.realm == "unknown":
+        reasons.append("realm unknown")
+    if scores.confidence < thresholds["review_below"]:
+        reasons.append(f"low confidence ({scores.confidence:.2f})")
+    # Only hedged wording can make a fact uncertain, so the (slower) extraction runs only then.
+    if facts.hedged(text, text_grams) and (fact := facts.extract(text)) is not None:
+        reasons.append(f"uncertain fact ({fact.predicate})")
+    expires = dates.expires_at(
+        text, dates.anchor(ts, path, now), int(thresholds["plan_expiry_days"])
+    )
+    return Classification(
+        realm=scores.realm,
+        layer=scores.layer,
+        audience=scores.audience,
+        importance=scores.importance,
+        emotional_weight=scores.emotional_weight,
+        confidence=scores.confidence,
+        expires_at=expires,
+        status=PENDING if reasons else ACTIVE,
+        reasons=tuple(reasons),
+    )
+
+
+__all__ = ["ACTIVE", "PENDING", "Classification", "classify"]

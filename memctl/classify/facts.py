@@ -1,0 +1,233 @@
+"""Subject–predicate–value extraction for supersede chains ("我住在上海" -> user lives_in 上海).
+
+The patterns, vocabularies and value clean-up rules live in memctl/data/facts.toml. Only facts
+whose phrasing is clear are extracted; anything else returns None, because a wrong fact would
+supersede a right one.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from memctl.classify.gate import Gated, Index, gated
+
+_CLAUSE_END = re.compile(r"[，,。.!！?？;；:：\n]")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Fact:
+    subject: str  # "user" or "assistant"
+    predicate: str  # "lives_in", "name", "address_as", "editor", "allergy", ...
+    value: str  # normalised, so equal facts compare equal ("上海", "vim")
+    certain: bool  # False for hedged phrasing ("可能要搬去", "thinking about moving")
+    multi: bool = False  # several values can hold at once (allergies, pets)
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """What a newer fact supersedes: same subject and predicate (and value, when multi)."""
+        if self.multi:
+            return (self.subject, self.predicate, self.value)
+        return (self.subject, self.predicate)
+
+
+@dataclass(frozen=True)
+class _Rule:
+    predicate: str
+    subject: str
+    kind: str
+    multi: bool
+    about_others: bool
+    patterns: tuple[tuple[int, re.Pattern[str]], ...]  # (serial number in `index`, pattern)
+
+
+@dataclass(frozen=True)
+class _Rules:
+    facts: tuple[_Rule, ...]
+    index: Index
+    hedge: Index
+    negation: re.Pattern[str]
+    others: re.Pattern[str]
+    cut: tuple[str, ...]
+    trailing: tuple[str, ...]
+    leading: tuple[str, ...]
+    quotes: dict[str, str]
+    vocab: dict[str, list[tuple[str, str]]]  # table -> [(term, key)], longest term first
+    place_aliases: dict[str, str]
+    not_places: frozenset[str]
+    cities: frozenset[str]
+
+
+def _any(patterns: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+
+
+@cache
+def _rules() -> _Rules:
+    text = resources.files("memctl.data").joinpath("facts.toml").read_text(encoding="utf-8")
+    raw: dict[str, Any] = tomllib.loads(text)
+    vocab = {
+        table: sorted(
+            ((term.casefold(), key) for key, terms in entries.items() for term in terms),
+            key=lambda pair: -len(pair[0]),
+        )
+        for table, entries in raw["vocab"].items()
+    }
+    gates: list[tuple[int, Gated]] = []
+    facts = []
+    for f in raw["fact"]:
+        serials = []
+        for p in f["patterns"]:
+            serials.append((len(gates), re.compile(p, re.I)))
+            gates.append((len(gates), gated(p, re.I)))
+        facts.append(
+            _Rule(
+                predicate=f["predicate"],
+                subject=f["subject"],
+                kind=f["kind"],
+                multi=bool(f.get("multi", False)),
+                about_others=bool(f.get("about_others", False)),
+                patterns=tuple(serials),
+            )
+        )
+    values = raw["values"]
+    return _Rules(
+        facts=tuple(facts),
+        index=Index(gates),
+        hedge=Index([(0, gated(p, re.I)) for p in raw["hedges"]["patterns"]]),
+        negation=_any(raw["negation"]["patterns"]),
+        others=_any(raw["others"]["patterns"]),
+        cut=tuple(values["cut"]),
+        trailing=tuple(values["trailing"]),
+        leading=tuple(values["leading"]),
+        quotes={pair[0]: pair[1] for pair in values["quotes"]},
+        vocab=vocab,
+        place_aliases={k.casefold(): v.casefold() for k, v in raw["places"]["aliases"].items()},
+        not_places=frozenset(p.casefold() for p in raw["places"]["not_places"]),
+        cities=frozenset(c.casefold() for c in raw["places"]["cities"]),
+    )
+
+
+def _clean(raw: str) -> str:
+    """The value inside quotes if quoted, else up to the first cut, minus particles."""
+    r = _rules()
+    value = unicodedata.normalize("NFKC", raw).strip()
+    if value and value[0] in r.quotes:
+        close = value.find(r.quotes[value[0]], 1)
+        if close > 1:
+            return _SPACES.sub(" ", value[1:close].strip()).casefold()
+        value = value[1:]
+    cut_at = len(value)
+    for stop in r.cut:
+        i = value.find(stop)
+        if 0 <= i < cut_at:
+            cut_at = i
+    value = value[:cut_at].strip()
+    changed = True
+    while changed and value:
+        changed = False
+        for end in r.trailing:
+            if value.endswith(end) and len(value) > len(end):
+                value, changed = value[: -len(end)].rstrip(), True
+        for start in r.leading:
+            if value.casefold().startswith(start) and len(value) > len(start):
+                value, changed = value[len(start) :].lstrip(), True
+    value = value.strip(" \"'“”「」『』‘’《》")
+    return _SPACES.sub(" ", value).casefold()
+
+
+def _from_vocab(table: str, raw: str) -> str | None:
+    """The vocabulary key whose term starts the value, on a word boundary."""
+    value = unicodedata.normalize("NFKC", raw).strip().casefold()
+    for term, key in _rules().vocab[table]:
+        if value.startswith(term):
+            rest = value[len(term) : len(term) + 1]
+            if not rest or not (rest.isalnum() or rest in "+#") or _CJK.match(term):
+                return key
+    return None
+
+
+def _date(raw: str) -> str | None:
+    from memctl.classify.dates import parse_day
+
+    found = parse_day(raw)
+    if found is None:
+        return None
+    year, month, day = found
+    return f"{year:04d}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
+
+
+def _value(rule: _Rule, m: re.Match[str]) -> tuple[str, str] | None:
+    """(predicate, value) for a match, or None when the captured text is not a usable value."""
+    r = _rules()
+    kind = rule.kind
+    if kind == "pet":
+        species = _from_vocab("species", m.group("species") or "")
+        if species is None:
+            return None
+        name = _clean(m.group("name")) if "name" in m.groupdict() and m.group("name") else ""
+        return rule.predicate, f"{species}:{name}" if name else species
+    if kind == "favorite":
+        what = m.group("k").strip().casefold()
+        key = _from_vocab("favorite", what) or what
+        value = _clean(m.group("v"))
+        return (f"favorite_{key}", value) if value else None
+    raw = m.group("v") or ""
+    if kind.startswith("vocab:"):
+        key = _from_vocab(kind.removeprefix("vocab:"), raw)
+        return (rule.predicate, key) if key else None
+    if kind == "date":
+        day = _date(raw)
+        return (rule.predicate, day) if day else None
+    value = _clean(raw)
+    if not value:
+        return None
+    if kind == "place":
+        value = r.place_aliases.get(value, value)
+        if value in r.not_places or value.split(" ")[0] in r.not_places:
+            return None
+        if len(value) > 2 and value.endswith("市"):
+            value = value[:-1]
+    if kind == "employer" and value in r.cities:
+        return "works_in", value
+    return rule.predicate, value
+
+
+def _clause_before(text: str, start: int) -> str:
+    ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
+    return text[ends[-1] if ends else 0 : start]
+
+
+def hedged(text: str, text_grams: frozenset[str] | None = None) -> bool:
+    """Whether the wording is hedged ("可能", "thinking about"), which makes any fact uncertain."""
+    return bool(_rules().hedge.owners(text, text.casefold(), set(), text_grams))
+
+
+def extract(text: str) -> Fact | None:
+    """The first clear fact in `text`, or None."""
+    r = _rules()
+    present = r.index.present(text.casefold())
+    for rule in r.facts:
+        for serial, pattern in rule.patterns:
+            if serial not in present:
+                continue
+            for m in pattern.finditer(text):
+                before = _clause_before(text, m.start())
+                if r.negation.search(before):
+                    continue
+                if rule.subject == "user" and not rule.about_others and r.others.search(before):
+                    continue
+                found = _value(rule, m)
+                if found is None:
+                    continue
+                predicate, value = found
+                certain = not hedged(text)
+                return Fact(rule.subject, predicate, value, certain, rule.multi)
+    return None

@@ -1,0 +1,202 @@
+"""Rule scoring: compiles memctl/data/classify.toml once and scores an entry against it.
+
+Every cue is tested once; a firing cue adds its weights once. The winning layer and realm and
+how clearly they won give the confidence. Lexicon changes belong in the TOML, not here.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib import resources
+from typing import Any
+
+from memctl.classify import segment
+from memctl.classify.gate import Gated, Index, gated, grams
+from memctl.models import LAYERS, REALMS
+
+FIELDS = ("text", "path", "section", "category")
+# Scalar effects a cue may carry besides layer/realm/audience scores.
+SCALARS = ("importance", "emotion", "hedge")
+
+
+@dataclass(frozen=True)
+class Cue:
+    name: str
+    on: str
+    words: frozenset[str]
+    patterns: tuple[Gated, ...]
+    effects: tuple[tuple[str, float], ...]  # ("layer.boundary", 3.5), ("importance", 0.1)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    cues: tuple[Cue, ...]
+    text_words: tuple[tuple[int, frozenset[str]], ...]  # (cue index, words) for cues on "text"
+    text_patterns: Index  # patterns of cues on "text", owner = index into `cues`
+    priors: dict[str, float]  # starting totals: "layer.profile", "realm.real", ...
+    thresholds: dict[str, float]
+    base_importance: dict[str, float]
+    base_emotion: dict[str, float]
+
+
+def _effects(raw: dict[str, Any]) -> tuple[tuple[str, float], ...]:
+    found: list[tuple[str, float]] = []
+    for dimension, allowed in (("layer", LAYERS), ("realm", REALMS), ("audience", ("private",))):
+        for target, weight in raw.get(dimension, {}).items():
+            if target not in allowed:
+                raise ValueError(f"classify.toml: unknown {dimension} {target!r}")
+            found.append((f"{dimension}.{target}", float(weight)))
+    found.extend((name, float(raw[name])) for name in SCALARS if name in raw)
+    return tuple(found)
+
+
+def _cue(raw: dict[str, Any]) -> Cue:
+    on = raw.get("on", "text")
+    if on not in FIELDS:
+        raise ValueError(f"classify.toml: cue on unknown field {on!r}")
+    patterns = tuple(gated(p) for p in raw.get("patterns", []))
+    words = frozenset(segment.fold(w) for w in raw.get("words", []))
+    return Cue(str(raw["name"]), on, words, patterns, _effects(raw))
+
+
+@cache
+def lexicon() -> Lexicon:
+    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
+    raw = tomllib.loads(text)
+    cues = tuple(_cue(c) for c in raw["cue"])
+    segment.add_words(frozenset().union(*(c.words for c in cues)))
+    return Lexicon(
+        cues=cues,
+        text_words=tuple((i, c.words) for i, c in enumerate(cues) if c.on == "text" and c.words),
+        text_patterns=Index(
+            [(i, p) for i, cue in enumerate(cues) if cue.on == "text" for p in cue.patterns]
+        ),
+        priors={
+            **{f"layer.{k}": float(v) for k, v in raw["prior"]["layer"].items()},
+            **{f"realm.{k}": float(v) for k, v in raw["prior"]["realm"].items()},
+        },
+        thresholds={k: float(v) for k, v in raw["thresholds"].items()},
+        base_importance={k: float(v) for k, v in raw["base"]["importance"].items()},
+        base_emotion={k: float(v) for k, v in raw["base"].get("emotion", {}).items()},
+    )
+
+
+@dataclass(frozen=True)
+class Scores:
+    layer: str
+    realm: str
+    audience: str
+    importance: float
+    emotional_weight: float
+    confidence: float
+    hedged: bool
+
+
+def _clip(x: float) -> float:
+    return round(min(1.0, max(0.0, x)), 2)
+
+
+def _share(top: float, second: float, smoothing: float) -> float:
+    """How clearly the top score beats the runner-up, in [0, 1)."""
+    top, second = max(top, 0.0), max(second, 0.0)
+    return top / (top + second + smoothing)
+
+
+def _realm(fictional: float, work: float, real: float, fictional_min: float) -> str:
+    """Fiction needs a clear in-story frame; work must beat real life; no evidence is unknown."""
+    if fictional >= fictional_min and fictional >= max(work, real):
+        return "fictional"
+    if work > 0 and work > real:
+        return "work"
+    if real > 0:
+        return "real"
+    return "unknown"
+
+
+@lru_cache(maxsize=4096)
+def _field_hits(on: str, value: str) -> frozenset[int]:
+    """Cues that fire on a path, section or category. These repeat across a file's records."""
+    folded = segment.fold(value.replace("\\", "/") if on == "path" else value)
+    return frozenset(
+        i
+        for i, cue in enumerate(lexicon().cues)
+        if cue.on == on
+        and (folded in cue.words or any(p.search(folded, folded) for p in cue.patterns))
+    )
+
+
+def _fired(
+    text: str,
+    path: str | None,
+    section: str | None,
+    category: str | None,
+    text_grams: frozenset[str] | None = None,
+) -> list[int]:
+    lex = lexicon()
+    folded = segment.fold(text)
+    tokens = segment.tokens(folded)
+    fired = {i for i, words in lex.text_words if not words.isdisjoint(tokens)}
+    for on, value in (("path", path), ("section", section), ("category", category)):
+        if value:
+            fired |= _field_hits(on, value)
+    fired |= lex.text_patterns.owners(folded, folded, fired, text_grams or grams(folded))
+    return sorted(fired)
+
+
+def explain(
+    text: str, *, path: str | None = None, section: str | None = None, category: str | None = None
+) -> list[str]:
+    """Names of the cues that fire on an entry, for debugging a lexicon change."""
+    cues = lexicon().cues
+    return [cues[i].name for i in _fired(text, path, section, category)]
+
+
+def score(
+    text: str,
+    *,
+    path: str | None,
+    section: str | None,
+    category: str | None,
+    text_grams: frozenset[str] | None = None,
+) -> Scores:
+    """Scores for an entry; `text_grams` (gate.grams of segment.fold(text)) saves recomputing."""
+    lex = lexicon()
+    t = lex.thresholds
+    totals = dict(lex.priors)
+    for i in _fired(text, path, section, category, text_grams):
+        for key, weight in lex.cues[i].effects:
+            totals[key] = totals.get(key, 0.0) + weight
+
+    ranked = sorted(((totals.get(f"layer.{n}", 0.0), n) for n in LAYERS), key=lambda p: -p[0])
+    layer = ranked[0][1]
+    layer_share = _share(ranked[0][0], ranked[1][0], t["smoothing"])
+
+    scores = {n: totals.get(f"realm.{n}", 0.0) for n in ("fictional", "work", "real")}
+    realm = _realm(scores["fictional"], scores["work"], scores["real"], t["fictional_min"])
+    if realm == "unknown":
+        realm_share = t["unknown_realm_confidence"]
+    else:
+        runner_up = max(v for k, v in scores.items() if k != realm)
+        realm_share = _share(scores[realm], runner_up, t["smoothing"])
+
+    private_weight = totals.get("audience.private", 0.0)
+    # A role-play character's illness or family is not the user's: only an explicit
+    # "private" mark (weight >= 3) keeps fiction private.
+    private = private_weight > 0 and (realm != "fictional" or private_weight >= 3)
+
+    hedged = totals.get("hedge", 0.0) > 0
+    confidence = t["layer_share"] * layer_share + (1 - t["layer_share"]) * realm_share
+    if hedged:
+        confidence *= t["hedge_factor"]
+
+    return Scores(
+        layer=layer,
+        realm=realm,
+        audience="private" if private else "public",
+        importance=_clip(lex.base_importance.get(layer, 0.5) + totals.get("importance", 0.0)),
+        emotional_weight=_clip(lex.base_emotion.get(layer, 0.0) + totals.get("emotion", 0.0)),
+        confidence=_clip(confidence),
+        hedged=hedged,
+    )

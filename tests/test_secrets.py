@@ -1,0 +1,229 @@
+"""secrets.redact: credentials never survive, ordinary memory text is left alone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memctl.classify.secrets import cn_id, luhn, redact
+
+
+def luhn_complete(prefix: str) -> str:
+    """`prefix` plus the check digit that makes it Luhn-valid."""
+    for check in "0123456789":
+        if luhn(prefix + check):
+            return prefix + check
+    raise AssertionError("unreachable")
+
+
+def cn_id_complete(body: str) -> str:
+    weights = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+    return body + "10X98765432"[sum(int(c) * w for c, w in zip(body, weights, strict=True)) % 11]
+
+
+VISA = luhn_complete("411111111111111")
+AMEX = luhn_complete("37828224631000")
+UNIONPAY = luhn_complete("621700123456789012")
+ID = cn_id_complete("11010119900307451")
+ID_X = next(i for b in range(100, 999) if (i := cn_id_complete(f"44030619851212{b}")).endswith("X"))
+
+JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+# (text, the secret inside it, the kind reported)
+SECRETS = [
+    (
+        "my key is sk-proj-abc123DEF456ghi789JKL0mno",
+        "sk-proj-abc123DEF456ghi789JKL0mno",
+        "openai_key",
+    ),
+    (
+        "DeepSeek: sk-8f2b6c1d9e0a4b7c8d1e2f3a4b5c6d7e",
+        "sk-8f2b6c1d9e0a4b7c8d1e2f3a4b5c6d7e",
+        "openai_key",
+    ),
+    (
+        "claude key sk-ant-api03-AbCdEfGhIjKlMnOpQrSt_uv",
+        "sk-ant-api03-AbCdEfGhIjKlMnOpQrSt_uv",
+        "anthropic_key",
+    ),
+    (
+        "token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+        "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+        "github_token",
+    ),
+    (
+        "pat github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+        "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+        "github_token",
+    ),
+    ("AWS AKIAIOSFODNN7EXAMPLE in ~/.aws", "AKIAIOSFODNN7EXAMPLE", "aws_access_key"),
+    (
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "aws_secret_key",
+    ),
+    ("slack bot xoxb-123456789012-abcdefghijkl", "xoxb-123456789012-abcdefghijkl", "slack_token"),
+    (
+        "maps key AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW",
+        "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW",
+        "google_api_key",
+    ),
+    ("stripe sk_live_51H8aBcDeFgHiJkLmNoPq", "sk_live_51H8aBcDeFgHiJkLmNoPq", "stripe_key"),
+    (
+        "hf token hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567",
+        "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567",
+        "huggingface_token",
+    ),
+    (
+        "bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0",
+        "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0",
+        "telegram_bot_token",
+    ),
+    (
+        "Authorization: Bearer abcdef0123456789ABCDEF.xyz",
+        "abcdef0123456789ABCDEF.xyz",
+        "bearer_token",
+    ),
+    (
+        f"jwt {JWT}",
+        JWT,
+        "jwt",
+    ),
+    ("db postgres://admin:s3cretPassw0rd@db.internal:5432/app", "s3cretPassw0rd", "url_password"),
+    ("password: hunter2", "hunter2", "password"),
+    ("My password is Tr0ub4dor&3", "Tr0ub4dor&3", "password"),
+    ("密码是 abc12345", "abc12345", "password"),
+    ("WiFi密码：88886666", "88886666", "password"),
+    ("银行卡支付密码为 135790", "135790", "password"),
+    ("api_key=9f8e7d6c5b4a3928", "9f8e7d6c5b4a3928", "api_key"),
+    ('"secret": "Zx9!ab77Q2mW"', "Zx9!ab77Q2mW", "api_key"),
+    ("Kimi 的 API Key 是 mk2024abcdef9876", "mk2024abcdef9876", "api_key"),
+    (f"card {VISA[:4]} {VISA[4:8]} {VISA[8:12]} {VISA[12:]} exp 12/28", VISA[4:12], "card_number"),
+    (f"Amex {AMEX}", AMEX, "card_number"),
+    (f"银联卡 {UNIONPAY}", UNIONPAY, "card_number"),
+    (f"用户身份证号：{ID}", ID, "cn_id_number"),
+    (f"身份证 {ID_X.lower()} 已登记", ID_X.lower(), "cn_id_number"),
+    (
+        "key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n"
+        "-----END OPENSSH PRIVATE KEY-----\nthanks",
+        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU",
+        "private_key",
+    ),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA75x truncated",
+        "MIIEpAIBAAKCAQEA75x",
+        "private_key",
+    ),
+]
+
+
+MARKER = re.compile(r"\[REDACTED:[a-z_]+\]")
+
+
+def leaks(secret: str, redacted: str, size: int = 6) -> list[str]:
+    """Slices of the secret still in the output (the markers themselves do not count)."""
+    rest = MARKER.sub("", redacted)
+    return [w for w in windows(secret, size) if w in rest]
+
+
+def windows(secret: str, size: int = 6) -> list[str]:
+    """Every `size`-character slice of the secret (the whole secret when it is shorter)."""
+    if len(secret) <= size:
+        return [secret]
+    return [secret[i : i + size] for i in range(len(secret) - size + 1)]
+
+
+@pytest.mark.parametrize(("text", "secret", "kind"), SECRETS)
+def test_no_part_of_a_secret_survives(text: str, secret: str, kind: str) -> None:
+    redacted, kinds = redact(text)
+    assert kind in kinds
+    assert f"[REDACTED:{kind}]" in redacted
+    assert leaks(secret, redacted) == []
+
+
+def test_labels_around_a_secret_are_kept() -> None:
+    assert redact("password: hunter2 (home wifi)") == (
+        "password: [REDACTED:password] (home wifi)",
+        ["password"],
+    )
+    assert redact("密码是 abc12345，别外传")[0] == "密码是 [REDACTED:password]，别外传"
+
+
+def test_several_secrets_in_one_line() -> None:
+    text = f"key sk-abcdefghijklmnop1234 and card {VISA} and 密码：qwe12345"
+    redacted, kinds = redact(text)
+    assert sorted(kinds) == ["card_number", "openai_key", "password"]
+    assert "sk-abc" not in redacted and VISA not in redacted and "qwe12345" not in redacted
+
+
+BENIGN = [
+    "2026-03-02 上线了 v0.4.1，修复了普通聊天被写进记忆的问题。",
+    "commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39 fixed the cron bug",
+    "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "session id 9b2f6d3e-1c4a-4f8e-9a7b-2d5c6e8f0a1b",
+    "timestamp 1714521600000 in ms",
+    "用户手机号尾号 8000，QQ 号 123456789",
+    "订单号 20260302123456789012",
+    "Tailscale IP 100.85.28.37, port 8080",
+    "花了 4111 块买了显示器，预算 5000",
+    "The password is stored in Bitwarden.",
+    "Uses 1Password for all passwords.",
+    "密码管理器用 1Password，密码是生日那个规则",
+    "记得改密码",
+    "Requires MOONSHOT_API_KEY or KIMI_API_KEY environment variable to be set.",
+    "api_key=$KIMI_API_KEY",
+    "token: 500 tokens per minute, max_tokens=4096",
+    "Use a bearer token from the env, never hard-code it.",
+    "The monkey patched sk-learn import",
+    "版本 1.2.3，构建号 4512",
+    "ISBN 978-7-5366-9293-0",
+    "电话 +49 151 23456789",
+    "Kimi k2.5 strictly requires temperature 1.0.",
+    "身份证号码要先脱敏再存",
+    "postgres://localhost:5432/app",
+    "Card ending in 4242 expires 12/28",
+]
+
+
+@pytest.mark.parametrize("text", BENIGN)
+def test_ordinary_memory_text_is_untouched(text: str) -> None:
+    assert redact(text) == (text, [])
+
+
+def test_checksums() -> None:
+    assert luhn(VISA) and not luhn(VISA[:-1] + str((int(VISA[-1]) + 1) % 10))
+    assert cn_id(ID) and not cn_id(ID[:-1] + ("0" if ID[-1] != "0" else "1"))
+    assert not cn_id("110101199002304512")  # 1990-02-30 is not a birth date
+    invalid_card = VISA[:-1] + str((int(VISA[-1]) + 5) % 10)
+    assert redact(f"card {invalid_card}") == (f"card {invalid_card}", [])
+
+
+KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    before=st.text(alphabet="用户的密钥在这里 note:", max_size=12),
+    body=st.text(alphabet=KEY_ALPHABET, min_size=24, max_size=40),
+    prefix=st.sampled_from(["sk-", "ghp_", "hf_", "glpat-", "xoxb-"]),
+)
+def test_generated_keys_never_leak(before: str, body: str, prefix: str) -> None:
+    secret = prefix + body
+    redacted, kinds = redact(f"{before} {secret} end")
+    assert kinds
+    assert leaks(body, redacted, 8) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120))
+def test_redact_is_total_and_idempotent(text: str) -> None:
+    once, _ = redact(text)
+    assert redact(once) == (once, [])
+
+
+def test_redacting_twice_reports_nothing_new() -> None:
+    once, kinds = redact("password: hunter2, api_key=9f8e7d6c5b4a3928")
+    assert kinds == ["password", "api_key"]
+    assert redact(once) == (once, [])
