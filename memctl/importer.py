@@ -17,7 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memctl import CONTEXT_MARKER
+import orjson
+
+from memctl import CONTEXT_MARKER, conflicts
+from memctl.classify import classify, secrets
+from memctl.classify.facts import extract as extract_fact
 from memctl.errors import InputNotFound
 from memctl.ingest.detect import READERS, UnknownFormat, detect
 from memctl.ingest.restraint import judge
@@ -31,10 +35,6 @@ ALREADY_IMPORTED = "already imported"
 EXACT_DUPLICATE = "exact duplicate"
 OWN_CONTEXT = "memctl injected context"
 EMPTY = "empty"
-
-# Where a transcript fact lands before the classifier sees it: the restraint category says
-# what kind of fact it is.
-_CATEGORY_LAYER = {"address": "relationship", "dated_event": "episodic"}
 
 
 @dataclass
@@ -57,6 +57,9 @@ class ImportReport:
     rejected: list[Rejection] = field(default_factory=list)
     unsupported: list[dict[str, str]] = field(default_factory=list)
     by_file: list[FileReport] = field(default_factory=list)
+    superseded: int = 0
+    conflicts_to_review: int = 0
+    redacted: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -75,6 +78,9 @@ class ImportReport:
             "rejected_count": len(self.rejected),
             "rejected": [r.as_dict() for r in self.rejected],
             "unsupported": self.unsupported,
+            "superseded": self.superseded,
+            "conflicts_to_review": self.conflicts_to_review,
+            "redacted": self.redacted,
             "by_file": [vars(f) for f in self.by_file],
             "seconds": round(self.seconds, 3),
         }
@@ -187,6 +193,7 @@ class _Accepted:
     norm_hash: str
     raw_hash: str
     category: str | None
+    redacted: list[str] = field(default_factory=list)
 
 
 def _import_file(
@@ -240,6 +247,15 @@ def _import_file(
                 export_ids[a.record.fields["export_id"]] = entry_id
         store.add_sources(rows)
         _restore_supersedes(store, fresh, export_ids)
+        created_ids = [seen[h] for h in new]
+        resolved = conflicts.resolve(store, created_ids)
+    report.superseded += resolved["superseded"]
+    report.conflicts_to_review += resolved["review"]
+    report.redacted.extend(
+        {"path": a.record.path, "line": a.record.line, "kinds": a.redacted}
+        for a in fresh
+        if a.redacted
+    )
     skipped = +skipped
     file_report.records = len(rejected) + sum(skipped.values()) + added
     file_report.added = added
@@ -266,6 +282,9 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
         if verdict.category is None:
             return verdict.reason or "not memorable"
         category, content = verdict.category, verdict.text
+    # Credentials never reach the store in clear: the entry keeps the text with each one
+    # replaced by "[REDACTED:<kind>]", and the report lists where.
+    content, redacted = secrets.redact(content)
     if len(content) > MAX_RECORD_CHARS:
         return Rejection(
             record.path,
@@ -275,7 +294,8 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
     canonical = normalise(content)
     if not canonical:
         return EMPTY
-    return _Accepted(record, content, hash_canonical(canonical), raw_hash(record.text), category)
+    rhash = raw_hash(record.text)
+    return _Accepted(record, content, hash_canonical(canonical), rhash, category, redacted)
 
 
 def _entry_fields(a: _Accepted) -> dict[str, Any]:
@@ -284,27 +304,37 @@ def _entry_fields(a: _Accepted) -> dict[str, Any]:
         # The entry's own ts is among the restored fields (absent when it had none); the
         # record's ts falls back to created_at, right for provenance but not for the entry.
         fields["ts"] = None
-    elif a.record.kind == MESSAGE:
-        # A fact the user stated about themselves, kept under the restraint rules.
-        fields.update(realm="real", layer=_CATEGORY_LAYER.get(a.category or "", "profile"))
-        fields.update(confidence=0.8)
-    elif a.record.ts:
-        fields["layer"] = "episodic"
-    restored = {k: v for k, v in a.record.fields.items() if k in _RESTORABLE}
-    fields.update(restored)
+        fields.update({k: v for k, v in a.record.fields.items() if k in _RESTORABLE})
+    else:
+        c = classify(
+            a.content, ts=a.record.ts, section=a.record.section, path=a.record.path,
+            category=a.category,
+        )  # fmt: skip
+        fields.update(
+            realm=c.realm, layer=c.layer, audience=c.audience, importance=c.importance,
+            emotional_weight=c.emotional_weight, confidence=c.confidence,
+            expires_at=c.expires_at, status=c.status,
+            review_reasons=orjson.dumps(list(c.reasons)).decode() if c.reasons else None,
+        )  # fmt: skip
+    # Facts shape supersede chains only where they are about the real user.
+    if fields.get("realm") == "real" and (fact := extract_fact(a.content)) is not None:
+        fields.update(
+            fact_key="|".join(fact.key), fact_value=fact.value, fact_certain=int(fact.certain)
+        )
     return fields
 
 
 _RESTORABLE = {
     "realm", "layer", "status", "audience", "importance", "emotional_weight", "expires_at",
-    "confidence", "ts", "created_at", "updated_at", "last_used_at",
+    "confidence", "ts", "created_at", "updated_at", "last_used_at", "decayed_at",
+    "review_reasons", "fact_key", "fact_value", "fact_certain",
 }  # fmt: skip
 
 
 # What a restored export field may hold. A hand-edited value outside these would otherwise fail
 # the file's whole transaction on a CHECK constraint or a binding error; it rejects one memory.
 _ENUMS = {"realm": REALMS, "layer": LAYERS, "status": STATUSES, "audience": AUDIENCES}
-_NUMBERS = {"importance", "emotional_weight", "confidence"}
+_NUMBERS = {"importance", "emotional_weight", "confidence", "fact_certain"}
 
 
 def _invalid_export_field(fields: dict[str, Any]) -> str | None:

@@ -68,11 +68,15 @@ def test_report_counts_for_a_small_tree(tree, import_json):
 
 def test_entries_created_by_the_import(tree, import_json, query):
     import_json(tree(TREE))
-    assert query("SELECT id, user_id, content, layer, realm, ts FROM entries ORDER BY id") == [
-        (1, "default", TEA, "profile", "unknown", None),
-        (2, "default", "My sister lives in Lyon", "profile", "unknown", None),
-        (3, "default", "Went hiking with Ana", "episodic", "unknown", "2026-03-01"),
-        (4, "default", "my cat is called Tom", "profile", "real", None),
+    # Import classifies as it goes: family facts are private, a dated line is episodic.
+    rows = query(
+        "SELECT id, user_id, content, layer, realm, audience, ts FROM entries ORDER BY id"
+    )
+    assert rows == [
+        (1, "default", TEA, "profile", "real", "public", None),
+        (2, "default", "My sister lives in Lyon", "profile", "real", "private", None),
+        (3, "default", "Went hiking with Ana", "episodic", "real", "public", "2026-03-01"),
+        (4, "default", "my cat is called Tom", "profile", "real", "public", None),
     ]
     expected = "s1:" + hashlib.sha256(b"ilikegreentea").hexdigest()
     assert query("SELECT norm_hash FROM entries WHERE id = 1") == [(expected,)]

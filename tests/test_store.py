@@ -12,7 +12,7 @@ from memctl.store import Store, schema
 from memctl.store.schema import MIGRATIONS, current_version, migrate
 
 TABLES = [
-    "changes", "entries", "entries_fts", "import_runs", "meta", "personas", "rejections",
+    "changes", "dedupe_signatures", "entries", "entries_fts", "import_runs", "meta", "personas", "rejections",
     "relationship_state", "runs", "sources", "supersedes",
 ]  # fmt: skip
 ENTRY_COLUMNS = [
@@ -21,7 +21,8 @@ ENTRY_COLUMNS = [
     ("audience", "TEXT", 1), ("importance", "REAL", 1), ("emotional_weight", "REAL", 1),
     ("expires_at", "TEXT", 0), ("confidence", "REAL", 1), ("ts", "TEXT", 0),
     ("created_at", "TEXT", 1), ("updated_at", "TEXT", 1), ("last_used_at", "TEXT", 0),
-    ("merged_into", "INTEGER", 0), ("decayed_at", "TEXT", 0),
+    ("merged_into", "INTEGER", 0), ("decayed_at", "TEXT", 0), ("review_reasons", "TEXT", 0),
+    ("fact_key", "TEXT", 0), ("fact_value", "TEXT", 0), ("fact_certain", "INTEGER", 0),
 ]  # fmt: skip
 
 

@@ -18,7 +18,8 @@ from memctl.models import MEMORY, Record, Rejection
 
 EXPORT_FIELDS = (
     "realm", "layer", "status", "audience", "importance", "emotional_weight", "expires_at",
-    "confidence", "ts", "created_at", "updated_at", "last_used_at",
+    "confidence", "ts", "created_at", "updated_at", "last_used_at", "decayed_at",
+    "review_reasons", "fact_key", "fact_value", "fact_certain",
 )  # fmt: skip
 
 

@@ -290,3 +290,30 @@ def m003_upkeep_indexes(db: sqlite_utils.Database) -> None:
         END
         """
     )
+
+
+@migration(4, "classification reasons, facts for supersede chains, dedupe signatures")
+def m004_facts(db: sqlite_utils.Database) -> None:
+    _run_statements(
+        db,
+        """
+        -- Why an entry waits for review (JSON array of human-readable reasons).
+        ALTER TABLE entries ADD COLUMN review_reasons TEXT;
+        -- The fact an entry states, when clear: "user|lives_in" (+ "|value" for facts that
+        -- can hold several values at once) and the normalised value; a newer value for the
+        -- same key supersedes the older entry.
+        ALTER TABLE entries ADD COLUMN fact_key TEXT;
+        ALTER TABLE entries ADD COLUMN fact_value TEXT;
+        ALTER TABLE entries ADD COLUMN fact_certain INTEGER;
+        CREATE INDEX entries_fact ON entries (user_id, fact_key) WHERE fact_key IS NOT NULL;
+
+        -- Compact near-duplicate signature per surviving entry, so an import or a
+        -- consolidation rebuilds the dedupe index without re-reading every text.
+        CREATE TABLE dedupe_signatures (
+            entry_id INTEGER PRIMARY KEY REFERENCES entries (id),
+            user_id TEXT NOT NULL,
+            signature BLOB NOT NULL
+        );
+        CREATE INDEX dedupe_signatures_user ON dedupe_signatures (user_id)
+        """,
+    )
