@@ -6,6 +6,7 @@ Exit codes: 0 ok · 1 error · 2 usage · 3 `--strict` and something was rejecte
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 from collections.abc import Iterable, Iterator
@@ -22,18 +23,20 @@ from rich.table import Table
 
 from memctl import (
     __version__,
+    changes,
     consolidate,
     context,
     export,
     importer,
     lock,
     pipeline,
+    review,
     search,
     status,
 )
-from memctl.errors import EXIT_REJECTED, MemctlError, StoreError
+from memctl.errors import EXIT_ERROR, EXIT_REJECTED, EXIT_USAGE, MemctlError, StoreError
 from memctl.ingest.detect import FORMATS
-from memctl.models import STATUSES
+from memctl.models import AUDIENCES, LAYERS, REALMS, STATUSES
 from memctl.paths import default_db_path
 from memctl.store import Store, UserStore, check_user
 
@@ -179,22 +182,50 @@ def _print_import_report(report: importer.ImportReport) -> None:
         err.print(f"[dim]unsupported {escape(u['path'])}: {escape(u['reason'])}[/dim]")
 
 
+def _check_choices(values: list[str] | None, allowed: tuple[str, ...], option: str) -> list[str]:
+    for value in values or []:
+        if value not in allowed:
+            raise typer.BadParameter(
+                f"{value!r} is not one of {', '.join(allowed)}", param_hint=option
+            )
+    return values or []
+
+
 @app.command("list")
 def list_(
     user: UserOpt = "default",
     db: DbOpt = None,
     status: StatusOpt = None,
+    layer: Annotated[
+        list[str] | None,
+        typer.Option("--layer", "-l", help=f"Only these layers ({', '.join(LAYERS)})."),
+    ] = None,
+    realm: Annotated[
+        list[str] | None, typer.Option("--realm", help=f"Only these realms ({', '.join(REALMS)}).")
+    ] = None,
+    audience: Annotated[
+        list[str] | None, typer.Option("--audience", help="Only public or private entries.")
+    ] = None,
+    source: Annotated[
+        Path | None, typer.Option("--source", help="Only entries with a source at or under PATH.")
+    ] = None,
     limit: Annotated[int | None, typer.Option("--limit", "-n", help="At most N entries.")] = None,
     json_: JsonOpt = False,
     nl: NlOpt = False,
 ) -> None:
     """List a user's entries.
 
-    Example: memctl list --user alice --status active --nl
+    Example: memctl list --user alice --status active --layer profile --nl
     """
     statuses = _check_statuses(status)
+    layers = _check_choices(layer, LAYERS, "--layer")
+    realms = _check_choices(realm, REALMS, "--realm")
+    audiences = _check_choices(audience, AUDIENCES, "--audience")
+    where = os.path.abspath(source) if source is not None else None
     with _store(db, user, existing=True) as store:
-        rows = store.entries(statuses, limit)
+        rows = store.entries(
+            statuses, limit, layers=layers, realms=realms, audiences=audiences, source=where
+        )
         if nl:
             _emit_nl(rows)
         elif json_:
@@ -285,6 +316,238 @@ def export_(
         err.print(f"[red]Error:[/red] cannot write {escape(str(output))}: {exc.strerror}")
         raise typer.Exit(1) from None
     err.print(f"Exported to {escape(str(output))}")
+
+
+review_app = typer.Typer(
+    help="Settle what memctl is unsure of: list, approve, reject, edit, undo.",
+    no_args_is_help=False,
+    invoke_without_command=True,
+)
+app.add_typer(review_app, name="review")
+IdsArg = Annotated[list[int], typer.Argument(help="Entry ids.", metavar="ID...")]
+EntryArg = Annotated[int, typer.Argument(help="Entry id.", metavar="ID")]
+
+
+@review_app.callback()
+def review_(
+    ctx: typer.Context,
+    user: UserOpt = "default",
+    db: DbOpt = None,
+) -> None:
+    """Review pending entries one by one on a terminal (approve / reject / edit / skip / quit).
+
+    Example: memctl review --user alice      (interactive)   ·   memctl review pending --json
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    if not sys.stdin.isatty():
+        err.print(
+            "[red]Error:[/red] interactive review needs a terminal; use `memctl review pending`"
+        )
+        raise typer.Exit(EXIT_USAGE)
+    with _store(db, user, existing=True) as store:
+        _interactive_review(store)
+
+
+def _interactive_review(store: UserStore) -> None:
+    queue = review.pending(store)
+    if not queue:
+        err.print("Nothing to review.")
+        return
+    for number, entry in enumerate(queue, start=1):
+        err.print(
+            f"\n[bold]#{entry['id']}[/bold] ({number}/{len(queue)}) "
+            f"{entry['layer']} · {entry['realm']} · {entry['audience']}"
+        )
+        err.print(escape(entry["content"]))
+        for reason in entry["reasons"]:
+            err.print(f"  [yellow]why pending:[/yellow] {escape(reason)}")
+        for s in entry["sources"][:5]:
+            err.print(f"  [dim]from {escape(s['path'])}:{s['line']} ({s['format']})[/dim]")
+        choice = typer.prompt("[a]pprove [r]eject [e]dit [s]kip [q]uit", default="s",
+                              err=True).strip().lower()[:1]  # fmt: skip
+        with _errors():
+            if choice == "a":
+                review.approve(store, [entry["id"]])
+            elif choice == "r":
+                review.reject(store, [entry["id"]])
+            elif choice == "e":
+                text = typer.prompt("new text", default=entry["content"], err=True)
+                review.edit(store, entry["id"], content=text, action="review-edit")
+                review.approve(store, [entry["id"]])
+            elif choice == "q":
+                return
+
+
+@review_app.command("pending")
+def review_pending(user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False) -> None:
+    """List entries waiting for review, with why each waits.
+
+    Example: memctl review pending --user alice
+    """
+    with _store(db, user, existing=True) as store:
+        rows = review.pending(store)
+    if json_:
+        _emit_json(rows)
+        return
+    table = Table("id", "layer", "realm", "audience", "content", "why pending")
+    for row in rows:
+        table.add_row(str(row["id"]), row["layer"], row["realm"], row["audience"],
+                      escape(row["content"][:80]), escape("; ".join(row["reasons"])))  # fmt: skip
+    out.print(table)
+    err.print(f"{len(rows)} pending")
+
+
+@review_app.command("approve")
+def review_approve(ids: IdsArg, user: UserOpt = "default", db: DbOpt = None) -> None:
+    """Approve entries: they become active. Example: memctl review approve 12 14"""
+    with _store(db, user, existing=True) as store:
+        done = review.approve(store, ids)
+    err.print(f"approved {len(ids)} (changes {', '.join(map(str, done))}; undo with review undo)")
+
+
+@review_app.command("reject")
+def review_reject(ids: IdsArg, user: UserOpt = "default", db: DbOpt = None) -> None:
+    """Reject entries: they are archived, never deleted. Example: memctl review reject 13"""
+    with _store(db, user, existing=True) as store:
+        done = review.reject(store, ids)
+    err.print(f"rejected {len(ids)} (changes {', '.join(map(str, done))}; undo with review undo)")
+
+
+@review_app.command("edit")
+def review_edit(
+    entry_id: EntryArg,
+    content: Annotated[str, typer.Option("--content", help="The corrected text.")],
+    user: UserOpt = "default",
+    db: DbOpt = None,
+) -> None:
+    """Correct a pending entry's text and approve it.
+
+    Example: memctl review edit 12 --content "我对花生过敏"
+    """
+    with _store(db, user, existing=True) as store:
+        review.edit(store, entry_id, content=content, action="review-edit")
+        review.approve(store, [entry_id])
+    err.print(f"edited and approved {entry_id}")
+
+
+@review_app.command("undo")
+def review_undo(
+    change_id: Annotated[
+        int, typer.Argument(help="Change id (see memctl history).", metavar="CHANGE")
+    ],
+    user: UserOpt = "default",
+    db: DbOpt = None,
+) -> None:
+    """Undo a decision: restore what a change altered. Example: memctl review undo 31"""
+    with _store(db, user, existing=True) as store, store.store.transaction():
+        entry_id = changes.undo(store, change_id)
+    err.print(f"undid change {change_id} on entry {entry_id}")
+
+
+@app.command("edit")
+def edit_(
+    entry_id: EntryArg,
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    content: Annotated[str | None, typer.Option("--content", help="New text.")] = None,
+    layer: Annotated[str | None, typer.Option("--layer", help="New layer.")] = None,
+    realm: Annotated[str | None, typer.Option("--realm", help="New realm.")] = None,
+    audience: Annotated[str | None, typer.Option("--audience", help="public or private.")] = None,
+    status_: Annotated[str | None, typer.Option("--status", help="New status.")] = None,
+    importance: Annotated[float | None, typer.Option("--importance", help="0 to 1.")] = None,
+) -> None:
+    """Edit an entry's text or fields (logged and reversible).
+
+    Example: memctl edit 42 --audience private --importance 0.9
+    """
+    with _store(db, user, existing=True) as store:
+        change = review.edit(store, entry_id, content=content, layer=layer, realm=realm,
+                             audience=audience, status=status_, importance=importance)  # fmt: skip
+    err.print(f"edited {entry_id} (change {change})")
+
+
+@app.command("delete")
+def delete_(
+    entry_id: EntryArg,
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    hard: Annotated[
+        bool, typer.Option("--hard", help="Remove for good, with its sources (asks first).")
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before --hard.")] = False,
+) -> None:
+    """Delete an entry: archived by default (reversible); --hard removes it for good.
+
+    Example: memctl delete 42   ·   memctl delete 42 --hard --yes
+    """
+    with _store(db, user, existing=True) as store:
+        if hard and not yes:
+            entry = store.entry(entry_id)
+            if not sys.stdin.isatty() or not typer.confirm(
+                f"Remove entry {entry_id} ({entry['content'][:60]!r}) and its sources for good?",
+                err=True,
+            ):
+                err.print("[red]Error:[/red] not confirmed (use --yes to skip the question)")
+                raise typer.Exit(EXIT_ERROR)
+        review.delete(store, entry_id, hard=hard)
+    err.print(f"{'removed' if hard else 'archived'} {entry_id}")
+
+
+@app.command("history")
+def history_(
+    entry_id: EntryArg, user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False
+) -> None:
+    """Show an entry's supersede chain and every change made to it.
+
+    Example: memctl history 42 --user alice
+    """
+    with _store(db, user, existing=True) as store:
+        info = review.history(store, entry_id)
+    if json_:
+        _emit_json(info)
+        return
+    entry = info["entry"]
+    out.print(f"[bold]#{entry['id']}[/bold] {entry['status']}: {escape(entry['content'])}")
+    for link in info["chain"]:
+        if "supersedes" in link:
+            out.print(
+                f"  #{link['entry']} supersedes #{link['supersedes']}: {escape(link['reason'])}"
+            )
+        else:
+            out.print(f"  #{link['entry']} superseded by #{link['superseded_by']}: "
+                      f"{escape(link['reason'])}")  # fmt: skip
+    for rel in info["related"]:
+        out.print(f"  #{rel['id']} ({rel['status']}): {escape(rel['content'])}")
+    table = Table("change", "at", "by", "action", "before → after", title="changes")
+    for c in info["changes"]:
+        diff = ", ".join(f"{k}: {c['before'].get(k)!r} → {v!r}" for k, v in c["after"].items())
+        table.add_row(str(c["id"]), c["at"], escape(c["actor"]), c["action"], escape(diff))
+    out.print(table)
+
+
+@app.command("classify")
+def classify_(
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Re-classify a user's live entries (e.g. after a lexicon change); report what changes.
+
+    Example: memctl classify --dry-run --user alice
+    """
+    with _store(db, user, existing=True) as store:
+        planned = review.reclassify(store, dry_run=dry_run)
+    if json_:
+        _emit_json({"dry_run": dry_run, "changed": len(planned), "changes": planned})
+        return
+    table = Table("id", "content", "before", "after")
+    for item in planned:
+        table.add_row(str(item["id"]), escape(item["content"][:60]),
+                      escape(str(item["before"])), escape(str(item["after"])))  # fmt: skip
+    out.print(table)
+    err.print(f"{'would change' if dry_run else 'changed'} {len(planned)} entries")
 
 
 @contextmanager

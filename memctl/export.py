@@ -16,7 +16,7 @@ from memctl.store import UserStore
 
 EXPORT_VERSION = 1
 _SOURCE_KEYS = ("path", "line", "format", "session_id", "message_id", "role", "ts", "section",
-                "raw_hash", "merge_layer", "merge_score")  # fmt: skip
+                "raw_hash", "merge_layer", "merge_score", "category")  # fmt: skip
 
 
 def memories(store: UserStore, statuses: Sequence[str] = ()) -> Iterator[dict[str, Any]]:

@@ -361,6 +361,7 @@ def _source_row(
     return (
         entry_id, r.path, r.line, r.format, r.session_id, r.message_id, r.role, r.ts, r.section,
         a.raw_hash, run_id, "new" if created else "exact", None if created else 1.0, now,
+        a.category,
     )  # fmt: skip
 
 
@@ -371,13 +372,22 @@ def _restored_sources(
     for src in record.fields.get("sources", []):
         if not isinstance(src, dict) or not isinstance(src.get("path"), str):
             continue
-        line = src.get("line") if isinstance(src.get("line"), int) else 0
+        line = src.get("line") if type(src.get("line")) is int else 0
+        score = src.get("merge_score")
+        text = {k: v if isinstance(v := src.get(k), str) else None for k in _SOURCE_TEXT}
         yield (
-            entry_id, src["path"], line, str(src.get("format") or "unknown"),
-            src.get("session_id"), src.get("message_id"), src.get("role"), src.get("ts"),
-            src.get("section"), str(src.get("raw_hash") or f"restored:{entry_id}"), run_id,
-            str(src.get("merge_layer") or "restored"), src.get("merge_score"), now,
+            entry_id, src["path"], line, text["format"] or "unknown",
+            text["session_id"], text["message_id"], text["role"], text["ts"],
+            text["section"], text["raw_hash"] or f"restored:{entry_id}", run_id,
+            text["merge_layer"] or "restored", score if type(score) in (int, float) else None,
+            now, text["category"],
         )  # fmt: skip
+
+
+# Source fields restored from an export only when they are strings (a hand-edited export must
+# not fail the file's transaction on a binding error).
+_SOURCE_TEXT = ("format", "session_id", "message_id", "role", "ts", "section", "raw_hash",
+                "merge_layer", "category")  # fmt: skip
 
 
 def _restore_supersedes(store: UserStore, fresh: list[_Accepted], ids: dict[Any, int]) -> None:

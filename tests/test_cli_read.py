@@ -22,7 +22,7 @@ def _entry_fields() -> list[str]:
 ENTRY_FIELDS = _entry_fields()
 SOURCE_FIELDS = [
     "path", "line", "format", "session_id", "message_id", "role", "ts", "section", "raw_hash",
-    "run_id", "merge_layer", "merge_score", "created_at",
+    "run_id", "merge_layer", "merge_score", "created_at", "category",
 ]  # fmt: skip
 
 MEMORY = (

@@ -36,7 +36,7 @@ def _entry_fields() -> list[str]:
 ENTRY_FIELDS = _entry_fields()
 SOURCE_FIELDS = [
     "path", "line", "format", "session_id", "message_id", "role", "ts", "section", "raw_hash",
-    "merge_layer", "merge_score",
+    "merge_layer", "merge_score", "category",
 ]  # fmt: skip
 
 

@@ -196,13 +196,31 @@ class UserStore:
     # -- reads ---------------------------------------------------------------------------
 
     def entries(
-        self, statuses: Sequence[str] = (), limit: int | None = None
+        self,
+        statuses: Sequence[str] = (),
+        limit: int | None = None,
+        *,
+        layers: Sequence[str] = (),
+        realms: Sequence[str] = (),
+        audiences: Sequence[str] = (),
+        source: str | None = None,
     ) -> Iterator[dict[str, Any]]:
+        """This user's entries in id order, filtered; `source` keeps those with a source
+        whose path is `source` or lies under it."""
         sql = "SELECT * FROM entries WHERE user_id = ?"
         params: list[Any] = [self.user_id]
-        if statuses:
-            sql += f" AND status IN ({','.join('?' * len(statuses))})"
-            params += list(statuses)
+        for column, values in (("status", statuses), ("layer", layers), ("realm", realms),
+                               ("audience", audiences)):  # fmt: skip
+            if values:
+                sql += f" AND {column} IN ({','.join('?' * len(values))})"
+                params += list(values)
+        if source is not None:
+            sql += (
+                " AND id IN (SELECT entry_id FROM sources WHERE user_id = ? "
+                "AND (path = ? OR substr(path, 1, length(?)) = ?))"
+            )
+            prefix = source.rstrip("/") + "/"
+            params += [self.user_id, source, prefix, prefix]
         sql += " ORDER BY id"
         if limit is not None:
             sql += " LIMIT ?"
@@ -221,7 +239,7 @@ class UserStore:
     def sources(self, entry_id: int) -> list[dict[str, Any]]:
         rows = self.conn.execute(
             "SELECT path, line, format, session_id, message_id, role, ts, section, raw_hash, "
-            "run_id, merge_layer, merge_score, created_at FROM sources "
+            "run_id, merge_layer, merge_score, created_at, category FROM sources "
             "WHERE entry_id = ? AND user_id = ? ORDER BY id",
             [entry_id, self.user_id],
         )
@@ -245,7 +263,7 @@ class UserStore:
 
 SOURCE_COLUMNS = (
     "entry_id", "path", "line", "format", "session_id", "message_id", "role", "ts", "section",
-    "raw_hash", "run_id", "merge_layer", "merge_score", "created_at",
+    "raw_hash", "run_id", "merge_layer", "merge_score", "created_at", "category",
 )  # fmt: skip
 _INSERT_SOURCE = (
     f"INSERT OR IGNORE INTO sources (user_id, {', '.join(SOURCE_COLUMNS)}) "

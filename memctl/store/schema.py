@@ -299,6 +299,9 @@ def m004_facts(db: sqlite_utils.Database) -> None:
         """
         -- Why an entry waits for review (JSON array of human-readable reasons).
         ALTER TABLE entries ADD COLUMN review_reasons TEXT;
+        -- The restraint category a transcript record matched (remember, address, diet, ...),
+        -- so re-classifying later sees what import saw.
+        ALTER TABLE sources ADD COLUMN category TEXT;
         -- The fact an entry states, when clear: "user|lives_in" (+ "|value" for facts that
         -- can hold several values at once) and the normalised value; a newer value for the
         -- same key supersedes the older entry.
