@@ -349,6 +349,11 @@ def review_(
         _interactive_review(store)
 
 
+def _on_terminal() -> bool:
+    """Whether a person can answer questions (stdin is a terminal)."""
+    return sys.stdin.isatty()
+
+
 def _interactive_review(store: UserStore) -> None:
     queue = review.pending(store)
     if not queue:
@@ -484,7 +489,7 @@ def delete_(
     with _store(db, user, existing=True) as store:
         if hard and not yes:
             entry = store.entry(entry_id)
-            if not sys.stdin.isatty() or not typer.confirm(
+            if not _on_terminal() or not typer.confirm(
                 f"Remove entry {entry_id} ({entry['content'][:60]!r}) and its sources for good?",
                 err=True,
             ):

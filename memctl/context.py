@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memctl import CONTEXT_MARKER, search
+from memctl.consolidate import merge_checked
 from memctl.errors import ConfigError
 from memctl.store import UserStore, now_iso
 
@@ -48,6 +49,7 @@ class Settings:
     retrieval_budget: int
     max_hits: int
     recent: int
+    index_per_call: int
     channels: dict[str, Channel]
     headings: dict[str, str]
 
@@ -56,38 +58,58 @@ class Settings:
 
 
 def load_settings(path: Path | None = None, overrides: dict[str, Any] | None = None) -> Settings:
-    """Defaults from memctl/data/context.toml, then `path` (a TOML file), then `overrides`."""
+    """Defaults from memctl/data/context.toml, then `path` (a TOML file), then `overrides`.
+
+    A key the defaults do not have, or a value of another type, is refused naming the key;
+    `[channels.NAME]` tables may name any channel.
+    """
     raw = tomllib.loads(resources.files("memctl.data").joinpath("context.toml").read_text())
-    if path is not None:
-        try:
-            _merge(raw, tomllib.loads(path.read_text(encoding="utf-8")))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{path}: {exc}") from None
-    _merge(raw, overrides or {})
+    where = ""
     try:
-        budget = raw["budget"]
-        channels = {
-            name: Channel(name, bool(c.get("private", False)), bool(c.get("roleplay", False)))
-            for name, c in raw.get("channels", {}).items()
-        }
-        return Settings(
-            fixed_budget=int(budget["fixed"]),
-            retrieval_budget=int(budget["retrieval"]),
-            max_hits=int(budget["max_hits"]),
-            recent=int(budget["recent"]),
-            channels=channels,
-            headings={k: str(v) for k, v in raw["headings"].items()},
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ConfigError(f"context settings: bad or missing key {exc}") from None
+        if path is not None:
+            where = f"{path}: "
+            try:
+                extra = tomllib.loads(path.read_text(encoding="utf-8"))
+            except OSError as exc:
+                raise ConfigError(exc.strerror or str(exc)) from None
+            except tomllib.TOMLDecodeError as exc:
+                raise ConfigError(f"invalid TOML: {exc}") from None
+            _merge(raw, extra)
+        where = ""
+        _merge(raw, overrides or {})
+    except ConfigError as exc:
+        raise ConfigError(f"{where}{exc}") from None
+    budget = raw["budget"]
+    return Settings(
+        fixed_budget=budget["fixed"],
+        retrieval_budget=budget["retrieval"],
+        max_hits=budget["max_hits"],
+        recent=budget["recent"],
+        index_per_call=raw["index"]["per_call"],
+        channels={
+            name: Channel(name, c["private"], c["roleplay"]) for name, c in raw["channels"].items()
+        },
+        headings=dict(raw["headings"]),
+    )
+
+
+_CHANNEL = {"private": False, "roleplay": False}
 
 
 def _merge(base: dict[str, Any], extra: dict[str, Any]) -> None:
-    for key, value in extra.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            _merge(base[key], value)
-        else:
-            base[key] = value
+    # Any channel name may be added; each channel has exactly the keys of _CHANNEL.
+    if isinstance(extra.get("channels"), dict):
+        for name in extra["channels"]:
+            base["channels"].setdefault(name, {})
+    for table in base["channels"].values():
+        for key, value in _CHANNEL.items():
+            table.setdefault(key, value)
+    merge_checked(base, extra)
+    counts = {f"budget.{k}": v for k, v in base["budget"].items()}
+    counts["index.per_call"] = base["index"]["per_call"]
+    for name, value in counts.items():
+        if value < 0:
+            raise ConfigError(f"{name}: must be 0 or more, got {value}")
 
 
 @dataclass
@@ -169,16 +191,16 @@ def build(
     source = "none"
     candidates: list[dict[str, Any]] = []
     if query and query.strip():
-        search.sync(user.store)
+        search.sync(user.store, limit=settings.index_per_call)
         expression = search.match_expression(query)
         if expression:
             candidates = [
                 dict(r)
                 for r in user.conn.execute(
-                    "SELECT e.* FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
-                    f"WHERE entries_fts MATCH ? AND {_prefixed(where)} "
+                    f"SELECT e.* FROM {search.ACTIVE} f JOIN entries e ON e.id = f.rowid "
+                    f"WHERE {search.ACTIVE} MATCH ? AND {_prefixed(where)} "
                     f"AND e.layer IN ({_marks(RETRIEVAL_LAYERS)}) "
-                    "ORDER BY bm25(entries_fts) LIMIT ?",
+                    f"ORDER BY bm25({search.ACTIVE}) LIMIT ?",
                     [expression, *params, *RETRIEVAL_LAYERS, settings.max_hits],
                 )
             ]

@@ -15,18 +15,42 @@ from pathlib import Path
 from memctl.errors import Locked
 
 
+def lock_path(db_path: Path | str) -> Path:
+    return Path(f"{db_path}.lock")
+
+
 @contextmanager
 def exclusive(db_path: Path) -> Iterator[None]:
-    lock_path = Path(f"{db_path}.lock")
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    """Hold the lock for the block, or raise Locked at once; the holder's pid goes in the file."""
+    path = lock_path(db_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise Locked(f"another memctl run holds {lock_path}; try again later") from None
+            raise Locked(f"another memctl run holds {path}; try again later") from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def holder(db_path: Path | str) -> int | None:
+    """The pid written by the last holder, if that process is still alive.
+
+    Read without taking the lock, so `memctl status` never makes a scheduled run fail with
+    "locked". A reused pid can make a dead holder look alive; that only hides a warning.
+    """
+    try:
+        pid = int(lock_path(db_path).read_text().strip())
+    except (OSError, ValueError):
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass  # alive, but another user's
+    return pid

@@ -22,7 +22,7 @@ from memctl.ingest.detect import FORMATS
 from memctl.store import Store
 
 # Allowed keys per step kind, with the type each must have.
-_KEYS: dict[str, dict[str, type | tuple[type, ...]]] = {
+_KEYS: dict[str, dict[str, type]] = {
     "import": {"paths": list, "user": str, "format": str},
     "consolidate": {
         "steps": list,
@@ -58,6 +58,11 @@ def load(path: Path) -> Pipeline:
     unknown = set(raw) - {"name", "description", "steps"}
     if unknown:
         raise ConfigError(f"{path}: unknown key {sorted(unknown)[0]!r}")
+    for key in ("name", "description"):
+        if not isinstance(raw.get(key, ""), str):
+            raise ConfigError(
+                f"{path}: {key}: expected string, got {consolidate.toml_type(raw[key])}"
+            )
     if not isinstance(raw.get("steps"), list) or not raw["steps"]:
         raise ConfigError(f"{path}: 'steps' must be a non-empty array of tables ([[steps]])")
     steps = []
@@ -74,10 +79,19 @@ def load(path: Path) -> Pipeline:
             if expected is None:
                 raise ConfigError(f"{path}: {where}.{key}: not a setting of {kind!r}")
             if not isinstance(value, expected):
-                raise ConfigError(f"{path}: {where}.{key}: wrong type {type(value).__name__}")
+                raise ConfigError(
+                    f"{path}: {where}.{key}: expected {consolidate.toml_type(expected())}, "
+                    f"got {consolidate.toml_type(value)}"
+                )
         if kind == "import":
             if not options.get("paths"):
                 raise ConfigError(f"{path}: {where}.paths: required for import")
+            bad = [p for p in options["paths"] if not isinstance(p, str)]
+            if bad:
+                raise ConfigError(
+                    f"{path}: {where}.paths: expected array of strings, "
+                    f"found {consolidate.toml_repr(bad[0])}"
+                )
             if options.get("format") not in (None, *FORMATS):
                 raise ConfigError(f"{path}: {where}.format: not one of {', '.join(FORMATS)}")
         if kind == "consolidate":

@@ -18,6 +18,16 @@ def _jieba():  # type: ignore[no-untyped-def]
     return jieba
 
 
+# Changes whenever words() would cut the same text differently: the index is then rebuilt.
+SCHEME = "jieba-search-nohmm/1"
+
+
 def words(text: str) -> list[str]:
-    """Search terms of `text`, lower-cased: jieba's search-mode cut, punctuation dropped."""
-    return [w.lower() for w in _jieba().cut_for_search(text) if _WORD.fullmatch(w)]
+    """Search terms of `text`, lower-cased: jieba's search-mode cut, punctuation dropped.
+
+    Dictionary words only (no HMM): the HMM glues unknown characters to their neighbours
+    depending on context ("拿铁要燕麦奶" -> "拿铁要"), so a query would cut "拿铁" one way and
+    the stored text another, and miss it. Without it, unknown words fall apart into single
+    characters the same way everywhere.
+    """
+    return [w.lower() for w in _jieba().cut_for_search(text, HMM=False) if _WORD.fullmatch(w)]

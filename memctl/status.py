@@ -8,6 +8,7 @@ from typing import Any
 
 import orjson
 
+from memctl import lock
 from memctl.store import UserStore
 
 
@@ -46,6 +47,11 @@ def status(user: UserStore, stale_hours: float, now: datetime | None = None) -> 
     real = [r for r in runs if not r["dry_run"]]
     if real and real[0]["status"] == "error":
         warnings.append(f"last run #{real[0]['id']} failed: {real[0]['error']}")
+    if real and real[0]["status"] == "running" and lock.holder(user.store.path) is None:
+        warnings.append(
+            f"run #{real[0]['id']} did not finish: its process is gone "
+            "(the next run marks it failed)"
+        )
     last_ok = conn.execute(
         "SELECT max(finished_at) FROM runs WHERE status = 'ok' AND dry_run = 0"
     ).fetchone()[0]
