@@ -340,7 +340,7 @@ def review_(
     """
     if ctx.invoked_subcommand is not None:
         return
-    if not sys.stdin.isatty():
+    if not _on_terminal():
         err.print(
             "[red]Error:[/red] interactive review needs a terminal; use `memctl review pending`"
         )
