@@ -1,0 +1,202 @@
+"""The merge guard: records that differ in a number, a negation or a named slot never merge.
+
+"会员卡号尾号 1037" and "会员卡号尾号 1042" are 90% the same text and 0% the same fact. Each text
+gets a guard key summarising what must agree — its numbers, its negations (as a multiset) and
+its named slot values (weekday, month, relative day, part of day) — and two records are
+compatible only when their keys are equal. Equality is an equivalence, so a group stays
+consistent as it grows: checking a candidate against one member is checking it against all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from memctl.dedupe.config import DedupeConfig
+
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+_ZH_DIGITS |= {"七": 7, "八": 8, "九": 9}
+_ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000}
+_NUMBER_WORDS = {
+    "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40,
+    "fifty": 50, "hundred": 100, "thousand": 1000, "million": 1_000_000,
+}  # fmt: skip
+
+
+def zh_number(text: str) -> int:
+    """二十三 → 23, 一百零五 → 105, 二〇二四 → 2024 (digit by digit when there is no unit)."""
+    if not any(ch in _ZH_UNITS for ch in text):
+        return int("".join(str(_ZH_DIGITS.get(ch, 0)) for ch in text) or "0")
+    total = section = digit = 0
+    for ch in text:
+        if ch in _ZH_DIGITS:
+            digit = _ZH_DIGITS[ch]
+        elif ch == "万":
+            total += (section + digit) * 10_000
+            section = digit = 0
+        else:
+            section += (digit or 1) * _ZH_UNITS[ch]
+            digit = 0
+    return total + section + digit
+
+
+@dataclass(frozen=True, slots=True)
+class GuardFacts:
+    """What must agree between two records for them to be duplicates."""
+
+    numbers: frozenset[str]
+    negations: tuple[str, ...]
+    slots: frozenset[tuple[str, str]]
+
+    def key(self) -> int:
+        """A stable 64-bit summary; 0 when the text has none of these."""
+        if not (self.numbers or self.negations or self.slots):
+            return 0
+        basis = "|".join(
+            (
+                ",".join(sorted(self.numbers)),
+                ",".join(self.negations),
+                ",".join(f"{k}={v}" for k, v in sorted(self.slots)),
+            )
+        )
+        return int.from_bytes(hashlib.blake2b(basis.encode(), digest_size=8).digest(), "little")
+
+    def differences(self, other: GuardFacts) -> list[str]:
+        """Human-readable reasons two records conflict (empty when compatible)."""
+        out = []
+        if self.numbers != other.numbers:
+            out.append(f"numbers {sorted(self.numbers)} vs {sorted(other.numbers)}")
+        if self.negations != other.negations:
+            out.append(f"negations {list(self.negations)} vs {list(other.negations)}")
+        if self.slots != other.slots:
+            mine = sorted(v for _, v in self.slots)
+            theirs = sorted(v for _, v in other.slots)
+            out.append(f"named slots {mine} vs {theirs}")
+        return out
+
+
+class Guard:
+    """Extracts GuardFacts from NFKC + casefolded text.
+
+    Four cheap regex passes (Chinese lexicon as a trie, digit runs, Chinese numerals, ASCII
+    words looked up in dicts). One alternation of everything was 10x slower (56 µs per record):
+    it defeats the regex engine's first-character scan, which each pass here keeps.
+    """
+
+    def __init__(self, config: DedupeConfig) -> None:
+        # Chinese lexicon entry -> what it means: a slot value, a negation, or None (a compound
+        # such as 非常 / 特别 that contains a negation character without negating).
+        self._lexicon: dict[str, tuple[str, str] | str | None] = {}
+        self._word_slot: dict[str, tuple[str, str]] = {}
+        self._word_slot_before_number: dict[str, tuple[str, str]] = {}
+        for kind, values in config.slots.items():
+            for value, spellings in values.items():
+                for spelling in spellings:
+                    spelling = spelling.casefold()
+                    if spelling.endswith(" #"):
+                        self._word_slot_before_number[spelling[:-2]] = (kind, value)
+                    elif spelling.isascii():
+                        self._word_slot[spelling] = (kind, value)
+                    else:
+                        self._lexicon[spelling] = (kind, value)
+        for char in config.negations_zh:
+            self._lexicon[char] = char
+        for compound in config.not_negations:
+            self._lexicon[compound] = None
+        self._word_negation = {w: "not" if w == "cannot" else w for w in config.negations_en}
+        self._word_number = {w: str(_NUMBER_WORDS.get(w, w)) for w in config.number_words}
+        self._cjk = re.compile(_trie_regex(self._lexicon))
+        self._digits = re.compile(r"\d[\d,.]*")
+        self._zh_numerals = re.compile(
+            "[零〇一二三四五六七八九十百千万两]+(?=[个条次天年月日号点岁位本只件周])"
+        )
+        self._words = re.compile(r"[a-z]+(?:['’]t\b)?")
+
+    def facts(self, light: str) -> GuardFacts:
+        """GuardFacts of `light`, a text already NFKC-normalised and casefolded."""
+        numbers: set[str] = set()
+        negations: list[str] = []
+        slots: set[tuple[str, str]] = set()
+        for found in self._cjk.findall(light):
+            meaning = self._lexicon[found]
+            if isinstance(meaning, tuple):
+                slots.add(meaning)
+            elif meaning is not None:
+                negations.append(meaning)
+        for found in self._digits.findall(light):
+            numbers.update(_numbers(found))
+        for found in self._zh_numerals.findall(light):
+            numbers.add(str(zh_number(found)))
+        for m in self._words.finditer(light):
+            word = m.group()
+            if word[-2:] in ("'t", "’t"):
+                negations.append("not")
+            elif word in self._word_negation:
+                negations.append(self._word_negation[word])
+            elif word in self._word_number:
+                numbers.add(self._word_number[word])
+            elif word in self._word_slot:
+                slots.add(self._word_slot[word])
+            elif word in self._word_slot_before_number and _before_number(light, m.end()):
+                slots.add(self._word_slot_before_number[word])
+        return GuardFacts(frozenset(numbers), tuple(sorted(negations)), frozenset(slots))
+
+    def key(self, light: str) -> int:
+        return self.facts(light).key()
+
+
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+
+
+def _before_number(text: str, end: int) -> bool:
+    return text[end : end + 4].lstrip()[:1].isdigit()
+
+
+def _numbers(run: str) -> list[str]:
+    """Numbers in a run of digits, commas, dots: '1,037' → 1037; '2024.05.01' → 2024, 5, 1."""
+    run = run.rstrip(",.")
+    if _THOUSANDS.fullmatch(run):
+        return [_plain_number(run.replace(",", ""))]
+    out = []
+    for part in run.split(","):
+        pieces = part.split(".")
+        if len(pieces) == 2 and pieces[1]:
+            out.append(_plain_number(part))
+        else:
+            out.extend(_plain_number(p) for p in pieces if p)
+    return out
+
+
+def _plain_number(text: str) -> str:
+    """'007' → '7', '2.50' → '2.5': one spelling per value."""
+    whole, _, frac = text.partition(".")
+    whole = whole.lstrip("0") or "0"
+    frac = frac.rstrip("0")
+    return f"{whole}.{frac}" if frac else whole
+
+
+def _trie_regex(words: object) -> str:
+    """A regex matching any of `words`, longest first, shaped as a trie.
+
+    A flat alternation of ~90 literals is tried branch by branch at every position; the trie
+    dispatches on each character once (1 µs instead of 6 µs on a typical record).
+    """
+    trie: dict[str, dict] = {}
+    for word in words:  # type: ignore[attr-defined]
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict[str, dict]) -> str:
+        branches = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if "" in node:
+            return f"(?:{body})?"
+        return body
+
+    return emit(trie) or "(?!)"

@@ -1,0 +1,99 @@
+"""Layer 2a, template folding: one sentence with changing slots is one family.
+
+The seed's store held 999 copies of "判断是否值得长期记住：第N条消息…——结论：否" — an
+extraction step's own output saved as if it were a memory. Masking the slots (numbers, dates,
+times, ids, URLs, e-mails, quoted spans) gives every copy the same key; a key shared by at least
+`family_min` records is a family, represented by one canonical entry with the rest as its
+sources. Members differ in masked slots by definition, so the merge guard's number rule does not
+apply inside a family; negations and named slots are unmasked, so they are part of the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+
+from memctl.dedupe.config import DedupeConfig
+from memctl.normalise import _fold_table
+
+SLOT = "\ue000"  # a private-use character: never in real text, kept by the fold table
+_SLOT_RUNS = re.compile(SLOT + "{2,}")
+
+
+class Masker:
+    """Computes template keys: the folded text with every slot replaced by one SLOT mark."""
+
+    def __init__(self, config: DedupeConfig) -> None:
+        self._patterns = [
+            (re.compile(regex), triggers) for _name, regex, triggers in config.mask_patterns
+        ]
+        self._min_literal = config.template_min_literal
+        table: dict[int, str | None] = dict(_fold_table())
+        table.update({ord(d): SLOT for d in "0123456789"})
+        self._table = table
+
+    def masked(self, light: str) -> str:
+        """`light` with slots replaced, punctuation kept: for showing a family to a human."""
+        for pattern, triggers in self._patterns:
+            if not triggers or any(t in light for t in triggers):
+                light = pattern.sub(SLOT, light)
+        return light
+
+    def key(self, light: str) -> str | None:
+        """The template key of a light text, or None when it cannot head a family.
+
+        None when nothing was masked (copies without slots are exact duplicates, found by the
+        other layers) or when too little literal text is left to call it a template.
+        """
+        key = self.masked(light).translate(self._table)
+        if SLOT not in key:
+            return None
+        key = _SLOT_RUNS.sub(SLOT, key)
+        if len(key) - key.count(SLOT) < self._min_literal:
+            return None
+        return key
+
+
+def key_hash(key: str) -> int:
+    """A stable, non-zero 64-bit id for a template key (0 means "no key")."""
+    digest = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "little") or 1
+
+
+_DIGIT_RUNS = re.compile(r"\d+")
+
+
+def show(masked: str, limit: int = 40) -> str:
+    """A family's masked text for one line of output: slots as '#', whitespace squeezed."""
+    masked = _SLOT_RUNS.sub(SLOT, _DIGIT_RUNS.sub(SLOT, masked))
+    text = " ".join(masked.split()).replace(SLOT, "#")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Families:
+    """Which records share each template key, and which keys have become families."""
+
+    def __init__(self, family_min: int) -> None:
+        self.family_min = family_min
+        self._members: dict[int, list[int]] = {}
+        self._formed: set[int] = set()
+
+    def add(self, pairs: Iterable[tuple[int, int]]) -> set[int]:
+        """Record (id, key) pairs; return the keys that are families and gained members."""
+        touched = set()
+        for item, key in pairs:
+            self._members.setdefault(key, []).append(item)
+            touched.add(key)
+        ready = {k for k in touched if len(self._members[k]) >= self.family_min}
+        self._formed |= ready
+        return ready
+
+    def members(self, key: int) -> list[int]:
+        return self._members.get(key, [])
+
+    def is_family(self, key: int) -> bool:
+        return key in self._formed
+
+    def __len__(self) -> int:
+        return len(self._formed)
