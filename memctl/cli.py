@@ -6,6 +6,7 @@ Exit codes: 0 ok · 1 error · 2 usage · 3 `--strict` and something was rejecte
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 import sys
@@ -23,17 +24,18 @@ from rich.table import Table
 
 from memctl import (
     __version__,
-    changes,
     consolidate,
     context,
     export,
     importer,
     lock,
+    merge,
     pipeline,
     review,
     search,
     status,
 )
+from memctl.dedupe import ALL_LAYERS, DedupeConfig
 from memctl.errors import EXIT_ERROR, EXIT_REJECTED, EXIT_USAGE, MemctlError, StoreError
 from memctl.ingest.detect import FORMATS
 from memctl.models import AUDIENCES, LAYERS, REALMS, STATUSES
@@ -378,8 +380,7 @@ def _interactive_review(store: UserStore) -> None:
                 review.reject(store, [entry["id"]])
             elif choice == "e":
                 text = typer.prompt("new text", default=entry["content"], err=True)
-                review.edit(store, entry["id"], content=text, action="review-edit")
-                review.approve(store, [entry["id"]])
+                review.edit(store, entry["id"], content=text, action="review-edit", approve=True)
             elif choice == "q":
                 return
 
@@ -431,8 +432,7 @@ def review_edit(
     Example: memctl review edit 12 --content "我对花生过敏"
     """
     with _store(db, user, existing=True) as store:
-        review.edit(store, entry_id, content=content, action="review-edit")
-        review.approve(store, [entry_id])
+        review.edit(store, entry_id, content=content, action="review-edit", approve=True)
     err.print(f"edited and approved {entry_id}")
 
 
@@ -445,8 +445,8 @@ def review_undo(
     db: DbOpt = None,
 ) -> None:
     """Undo a decision: restore what a change altered. Example: memctl review undo 31"""
-    with _store(db, user, existing=True) as store, store.store.transaction():
-        entry_id = changes.undo(store, change_id)
+    with _store(db, user, existing=True) as store:
+        entry_id = review.undo(store, change_id)
     err.print(f"undid change {change_id} on entry {entry_id}")
 
 
@@ -553,6 +553,55 @@ def classify_(
                       escape(str(item["before"])), escape(str(item["after"])))  # fmt: skip
     out.print(table)
     err.print(f"{'would change' if dry_run else 'changed'} {len(planned)} entries")
+
+
+@app.command("dedupe")
+def dedupe_(
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")] = False,
+    layers: Annotated[
+        list[str] | None,
+        typer.Option("--layers", help=f"Only these layers ({', '.join(ALL_LAYERS)})."),
+    ] = None,
+    jaccard: Annotated[
+        float | None, typer.Option("--jaccard", help="Bigram Jaccard threshold [default: 0.75].")
+    ] = None,
+    hamming: Annotated[
+        int | None, typer.Option("--hamming", help="SimHash distance limit [default: 3].")
+    ] = None,
+    examples: Annotated[int, typer.Option("--examples", help="Examples shown per layer.")] = 3,
+    json_: JsonOpt = False,
+) -> None:
+    """Find and merge near-duplicate entries (template, jaccard, simhash layers).
+
+    Example: memctl dedupe --dry-run --user alice   ·   memctl dedupe --layers jaccard --jaccard 0.8
+    """
+    chosen = _check_choices(layers, ALL_LAYERS, "--layers") or list(ALL_LAYERS)
+    if jaccard is not None and not 0 < jaccard <= 1:
+        raise typer.BadParameter("must be in (0, 1]", param_hint="--jaccard")
+    if hamming is not None and not 0 <= hamming <= 16:
+        raise typer.BadParameter("must be between 0 and 16", param_hint="--hamming")
+    config = DedupeConfig.default()
+    if jaccard is not None:
+        config = dataclasses.replace(config, jaccard=jaccard)
+    if hamming is not None:
+        config = dataclasses.replace(config, hamming=hamming)
+    with _store(db, user, scratch=dry_run, existing=True) as store:
+        result = merge.dedupe_user(store, config, chosen, dry_run=dry_run)
+    if json_:
+        _emit_json(result)
+        return
+    table = Table("layer", "merged", "example (merged away → kept)", title="near duplicates")
+    for layer, items in result["merges"].items():
+        shown = "\n".join(
+            f"#{m['dup']} {(m['dup_content'] or '')[:50]!r} → #{m['into']} ({m['why']})"
+            for m in items[:examples]
+        )
+        table.add_row(layer, str(len(items)), escape(shown))
+    out.print(table)
+    verb = "would merge" if dry_run else "merged"
+    err.print(f"{result['entries']} entries checked, {verb} {result['merged']}")
 
 
 @contextmanager

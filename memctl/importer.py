@@ -19,9 +19,10 @@ from typing import Any
 
 import orjson
 
-from memctl import CONTEXT_MARKER, conflicts
+from memctl import CONTEXT_MARKER, conflicts, merge
 from memctl.classify import classify, secrets
 from memctl.classify.facts import extract as extract_fact
+from memctl.dedupe import Engine
 from memctl.errors import InputNotFound
 from memctl.ingest.detect import READERS, UnknownFormat, detect
 from memctl.ingest.restraint import judge
@@ -59,6 +60,7 @@ class ImportReport:
     by_file: list[FileReport] = field(default_factory=list)
     superseded: int = 0
     conflicts_to_review: int = 0
+    merged_existing: int = 0  # stored entries merged into one this run added (it was earlier)
     redacted: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -79,6 +81,7 @@ class ImportReport:
             "rejected": [r.as_dict() for r in self.rejected],
             "unsupported": self.unsupported,
             "superseded": self.superseded,
+            "merged_existing": self.merged_existing,
             "conflicts_to_review": self.conflicts_to_review,
             "redacted": self.redacted,
             "by_file": [vars(f) for f in self.by_file],
@@ -143,13 +146,13 @@ def import_paths(
     files = collect_files(paths, report)
     with store.store.transaction():
         report.run_id = store.start_run()
-    seen: dict[str, int] = {}  # norm_hash -> entry id, for entries touched in this run
+    run = _Run(merge.engine_for(store))
     for index, path in enumerate(files):
         if progress:
             progress(index, len(files), str(path))
         items = _read(path, fmt, report)
         if items is not None:
-            _import_file(store, path, items, report, seen)
+            _import_file(store, path, items, report, run)
     if progress:
         progress(len(files), len(files), "")
     report.seconds = time.perf_counter() - started
@@ -196,13 +199,23 @@ class _Accepted:
     redacted: list[str] = field(default_factory=list)
 
 
+@dataclass
+class _Run:
+    """State kept across the files of one import."""
+
+    engine: Engine  # near-duplicate index: the user's stored entries plus this run's
+    seen: dict[str, int] = field(default_factory=dict)  # norm_hash -> entry id
+    created_in: dict[int, FileReport] = field(default_factory=dict)  # entry -> file that added it
+
+
 def _import_file(
     store: UserStore,
     path: Path,
     items: list[Record | Rejection],
     report: ImportReport,
-    seen: dict[str, int],
+    run: _Run,
 ) -> None:
+    seen = run.seen
     first = next((i for i in items if isinstance(i, Record)), None)
     file_report = FileReport(str(path), first.format if first else "-")
     report.by_file.append(file_report)
@@ -232,10 +245,14 @@ def _import_file(
             if a.norm_hash not in seen:
                 new.setdefault(a.norm_hash, a)
         seen.update(store.add_entries(_entry_fields(a) for a in new.values()))
+        # An exact copy of an entry that was merged away belongs to that entry's survivor.
+        alive = merge.survivors(
+            store, {seen[a.norm_hash] for a in fresh} - set(seen[h] for h in new)
+        )
         rows: list[tuple[Any, ...]] = []
         export_ids: dict[Any, int] = {}
         for a in fresh:
-            entry_id = seen[a.norm_hash]
+            entry_id = alive.get(seen[a.norm_hash], seen[a.norm_hash])
             created = new.get(a.norm_hash) is a
             if created:
                 added += 1
@@ -248,7 +265,34 @@ def _import_file(
         store.add_sources(rows)
         _restore_supersedes(store, fresh, export_ids)
         created_ids = [seen[h] for h in new]
+        for entry_id in created_ids:
+            run.created_in[entry_id] = file_report
+        # Near duplicates (L2-L4) of what the user has or this run added; a restored backup
+        # is taken as it is.
+        merges = merge.add(
+            store,
+            run.engine,
+            (
+                {"id": seen[h], "content": a.content, "ts": a.record.ts}
+                for h, a in new.items()
+                if a.record.format != "memctl-export"
+            ),
+        )
         resolved = conflicts.resolve(store, created_ids)
+    for m in merges:
+        if (origin := run.created_in.pop(m.dup, None)) is not None:
+            # Added by this run, then found to duplicate another entry: a skip after all.
+            reason = f"near duplicate ({m.layer})"
+            if origin is file_report:
+                added -= 1
+                skipped[reason] += 1
+            else:
+                origin.added -= 1
+                origin.skipped += 1
+                report.added -= 1
+                report.skipped_by_reason[reason] += 1
+        else:
+            report.merged_existing += 1
     report.superseded += resolved["superseded"]
     report.conflicts_to_review += resolved["review"]
     report.redacted.extend(
@@ -285,6 +329,9 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
     # Credentials never reach the store in clear: the entry keeps the text with each one
     # replaced by "[REDACTED:<kind>]", and the report lists where.
     content, redacted = secrets.redact(content)
+    if record.section:  # the heading path is stored with each source: text from the file too
+        record.section, in_heading = secrets.redact(record.section)
+        redacted += [k for k in in_heading if k not in redacted]
     if len(content) > MAX_RECORD_CHARS:
         return Rejection(
             record.path,

@@ -1,0 +1,152 @@
+"""Near-duplicate merging against the store: build the engine for a user, apply its merges.
+
+A merged-away entry is never deleted: it keeps its row (text recoverable), gets
+`merged_into` = the survivor and status `archived`, and its sources are re-pointed to the
+survivor with the layer and score that merged them. Entries merged into it earlier follow it.
+Each merge is also a logged change, whose note says why (`memctl history ID`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
+
+from memctl import changes
+from memctl.dedupe import ALL_LAYERS, DedupeConfig, Engine, Item, Merge
+from memctl.store import UserStore
+
+LIVE = ("active", "pending_review")
+
+
+def engine_for(
+    user: UserStore, config: DedupeConfig | None = None, layers: Collection[str] = ALL_LAYERS
+) -> Engine:
+    """An engine holding the user's stored entries (from their signatures, not their texts)."""
+    rows = user.conn.execute(
+        "SELECT s.entry_id, e.ts, s.signature, e.merged_into FROM dedupe_signatures s "
+        "JOIN entries e ON e.id = s.entry_id WHERE s.user_id = ? ORDER BY s.entry_id",
+        [user.user_id],
+    )
+    return Engine.load(
+        ((r[0], r[1], r[2], r[3]) for r in rows), lambda ids: _texts(user, ids), config, layers
+    )
+
+
+def _texts(user: UserStore, ids: Sequence[int]) -> dict[int, str]:
+    found: dict[int, str] = {}
+    for i in range(0, len(ids), 500):
+        chunk = list(ids[i : i + 500])
+        rows = user.conn.execute(
+            f"SELECT id, content FROM entries WHERE user_id = ? AND id IN ({_marks(chunk)})",
+            [user.user_id, *chunk],
+        )
+        found.update((r[0], r[1]) for r in rows)
+    return found
+
+
+def add(user: UserStore, engine: Engine, entries: Iterable[dict[str, Any]]) -> list[Merge]:
+    """Dedupe new entries (dicts with id, content, ts) and apply the merges (caller holds the
+    transaction); signatures of the new entries are stored for later runs."""
+    items = [Item(e["id"], e["content"], e["ts"]) for e in entries]
+    if not items:
+        return []
+    merges = engine.add(items)
+    apply(user, merges)
+    user.conn.executemany(
+        "INSERT OR REPLACE INTO dedupe_signatures (entry_id, user_id, signature) VALUES (?, ?, ?)",
+        [(i.id, user.user_id, engine.signature(i.id)) for i in items],
+    )
+    return merges
+
+
+def apply(user: UserStore, merges: Sequence[Merge], who: str = "memctl") -> Counter[str]:
+    """Write merges to the store (caller holds the transaction); returns merges per layer."""
+    per_layer: Counter[str] = Counter()
+    conn, uid = user.conn, user.user_id
+    for m in merges:
+        row = conn.execute(
+            "SELECT status, merged_into FROM entries WHERE id = ? AND user_id = ?", [m.dup, uid]
+        ).fetchone()
+        if row is None:
+            continue
+        values: dict[str, Any] = {"merged_into": m.into}
+        if row["status"] in LIVE:
+            values["status"] = "archived"
+        changes.update(user, m.dup, f"merge:{m.layer}", values, who=who, note=m.why)
+        conn.execute(
+            "UPDATE entries SET merged_into = ? WHERE merged_into = ? AND user_id = ?",
+            [m.into, m.dup, uid],
+        )
+        conn.execute(
+            "UPDATE sources SET merge_layer = ?, merge_score = ? "
+            "WHERE entry_id = ? AND user_id = ? AND merge_layer IN ('new', 'exact')",
+            [m.layer, round(m.score, 4), m.dup, uid],
+        )
+        conn.execute(
+            "UPDATE sources SET entry_id = ? WHERE entry_id = ? AND user_id = ?",
+            [m.into, m.dup, uid],
+        )
+        per_layer[m.layer] += 1
+    return per_layer
+
+
+def survivors(user: UserStore, ids: Iterable[int]) -> dict[int, int]:
+    """id -> the entry it now lives in (itself unless merged away)."""
+    out: dict[int, int] = {}
+    wanted = list(dict.fromkeys(ids))
+    for i in range(0, len(wanted), 500):
+        chunk = wanted[i : i + 500]
+        rows = user.conn.execute(
+            f"SELECT id, merged_into FROM entries WHERE user_id = ? AND id IN ({_marks(chunk)})",
+            [user.user_id, *chunk],
+        )
+        out.update((r[0], r[1] or r[0]) for r in rows)
+    return out
+
+
+def dedupe_user(
+    user: UserStore,
+    config: DedupeConfig | None = None,
+    layers: Collection[str] = ALL_LAYERS,
+    *,
+    dry_run: bool = False,
+) -> dict[str, Any]:
+    """`memctl dedupe`: every live entry of the user through a fresh engine; apply unless dry."""
+    entries = [
+        dict(r)
+        for r in user.conn.execute(
+            "SELECT id, content, ts, layer, status FROM entries WHERE user_id = ? "
+            f"AND merged_into IS NULL AND status IN {LIVE} ORDER BY id",
+            [user.user_id],
+        )
+    ]
+    engine = Engine(config, layers)
+    merges = engine.add([Item(e["id"], e["content"], e["ts"]) for e in entries])
+    if not dry_run:
+        with user.store.transaction():
+            apply(user, merges)
+            user.conn.executemany(
+                "INSERT OR REPLACE INTO dedupe_signatures (entry_id, user_id, signature) "
+                "VALUES (?, ?, ?)",
+                [(e["id"], user.user_id, engine.signature(e["id"])) for e in entries],
+            )
+    text = {e["id"]: e["content"] for e in entries}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for m in merges:
+        groups.setdefault(m.layer, []).append(
+            {"dup": m.dup, "into": m.into, "score": round(m.score, 4), "why": m.why,
+             "dup_content": text.get(m.dup), "into_content": text.get(m.into)}
+        )  # fmt: skip
+    return {
+        "dry_run": dry_run,
+        "entries": len(entries),
+        "merged": len(merges),
+        "by_layer": {layer: len(v) for layer, v in groups.items()},
+        "merges": groups,
+        "stats": engine.stats(),
+    }
+
+
+def _marks(items: Sequence[Any]) -> str:
+    return ",".join("?" * len(items))
