@@ -1,21 +1,24 @@
 """The change log: every decision about an entry (review, edit, delete, supersede, merge),
-who made it and when, with the fields before and after — so each one can be explained and undone.
+who made it and when, with the fields before and after — so each one can be explained and undone
+(memctl.review.undo).
 """
 
 from __future__ import annotations
 
 import getpass
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
-from memctl.errors import EntryNotFound, UsageError
+from memctl.errors import UsageError
 from memctl.store import UserStore, now_iso
 
 _EDITABLE = {
     "content", "norm_hash", "status", "realm", "layer", "audience", "importance",
     "emotional_weight", "expires_at", "confidence", "review_reasons", "merged_into",
+    "fact_key", "fact_value", "fact_certain",
 }  # fmt: skip
 
 
@@ -58,6 +61,24 @@ def record(
     return cur.lastrowid
 
 
+def record_many(
+    user: UserStore,
+    rows: Sequence[tuple[int, str, dict[str, Any], dict[str, Any], str | None]],
+    who: str = "memctl",
+) -> None:
+    """Log many changes at once: (entry_id, action, before, after, note) each."""
+    at = now_iso()
+    user.conn.executemany(
+        "INSERT INTO changes (user_id, entry_id, at, actor, action, before, after, note) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (user.user_id, entry_id, at, who, action, orjson.dumps(before).decode(),
+             orjson.dumps(after).decode(), note)
+            for entry_id, action, before, after, note in rows
+        ],
+    )  # fmt: skip
+
+
 def update(
     user: UserStore,
     entry_id: int,
@@ -96,18 +117,3 @@ def history(user: UserStore, entry_id: int) -> list[dict[str, Any]]:
         }
         for r in rows
     ]
-
-
-def undo(user: UserStore, change_id: int) -> int:
-    """Restore the fields a change altered (itself logged as a change); returns the entry id."""
-    row = user.conn.execute(
-        "SELECT entry_id, action, before FROM changes WHERE id = ? AND user_id = ?",
-        [change_id, user.user_id],
-    ).fetchone()
-    if row is None:
-        raise EntryNotFound(f"no change {change_id} for user {user.user_id!r}")
-    before = orjson.loads(row["before"] or "{}")
-    if not before:
-        raise UsageError(f"change {change_id} ({row['action']}) has nothing to undo")
-    update(user, row["entry_id"], "undo", before, note=f"undo of change {change_id}")
-    return int(row["entry_id"])

@@ -22,7 +22,7 @@ import orjson
 from memctl import CONTEXT_MARKER, conflicts, merge
 from memctl.classify import classify, secrets
 from memctl.classify.facts import extract as extract_fact
-from memctl.dedupe import Engine
+from memctl.dedupe import Engine, Item, Merge
 from memctl.errors import InputNotFound
 from memctl.ingest.detect import READERS, UnknownFormat, detect
 from memctl.ingest.restraint import judge
@@ -244,53 +244,58 @@ def _import_file(
         for a in fresh:
             if a.norm_hash not in seen:
                 new.setdefault(a.norm_hash, a)
-        seen.update(store.add_entries(_entry_fields(a) for a in new.values()))
-        # An exact copy of an entry that was merged away belongs to that entry's survivor.
-        alive = merge.survivors(
-            store, {seen[a.norm_hash] for a in fresh} - set(seen[h] for h in new)
+        # Near duplicates (L2-L4) are found before the new entries are written, so one that
+        # is merged away at birth is stored merged (text kept) and never classified. A
+        # restored backup is taken as it is.
+        first_id = store.next_entry_id()
+        planned = {h: first_id + i for i, h in enumerate(new)}
+        fresh_items = [
+            Item(planned[h], a.content, a.record.ts)
+            for h, a in new.items()
+            if a.record.format != "memctl-export"
+        ]
+        merges = run.engine.add(fresh_items)
+        born_merged = {m.dup: m for m in merges if m.dup >= first_id}
+        seen.update(
+            store.add_entries(
+                _entry_fields(a, planned[h], born_merged.get(planned[h])) for h, a in new.items()
+            )
         )
+        merge.link_new(store, list(born_merged.values()), run.engine, [i.id for i in fresh_items])
+        # An exact copy of an entry that was merged away belongs to that entry's survivor.
+        alive = merge.survivors(store, {seen[a.norm_hash] for a in fresh})
         rows: list[tuple[Any, ...]] = []
         export_ids: dict[Any, int] = {}
         for a in fresh:
             entry_id = alive.get(seen[a.norm_hash], seen[a.norm_hash])
             created = new.get(a.norm_hash) is a
-            if created:
+            how = born_merged.get(seen[a.norm_hash]) if created else None
+            if how is not None:
+                skipped[f"near duplicate ({how.layer})"] += 1
+            elif created:
                 added += 1
             else:
                 skipped[EXACT_DUPLICATE] += 1
-            rows.append(_source_row(a, entry_id, report.run_id, created, now))
+            rows.append(_source_row(a, entry_id, report.run_id, created, now, how))
             rows.extend(_restored_sources(a.record, entry_id, report.run_id, now))
             if "export_id" in a.record.fields:
                 export_ids[a.record.fields["export_id"]] = entry_id
         store.add_sources(rows)
         _restore_supersedes(store, fresh, export_ids)
-        created_ids = [seen[h] for h in new]
+        created_ids = [seen[h] for h in new if seen[h] not in born_merged]
         for entry_id in created_ids:
             run.created_in[entry_id] = file_report
-        # Near duplicates (L2-L4) of what the user has or this run added; a restored backup
-        # is taken as it is.
-        merges = merge.add(
-            store,
-            run.engine,
-            (
-                {"id": seen[h], "content": a.content, "ts": a.record.ts}
-                for h, a in new.items()
-                if a.record.format != "memctl-export"
-            ),
-        )
+        # Stored entries that a new, earlier copy replaces as canonical.
+        older = [m for m in merges if m.dup < first_id]
+        merge.apply(store, older)
         resolved = conflicts.resolve(store, created_ids)
-    for m in merges:
+    for m in older:
         if (origin := run.created_in.pop(m.dup, None)) is not None:
-            # Added by this run, then found to duplicate another entry: a skip after all.
-            reason = f"near duplicate ({m.layer})"
-            if origin is file_report:
-                added -= 1
-                skipped[reason] += 1
-            else:
-                origin.added -= 1
-                origin.skipped += 1
-                report.added -= 1
-                report.skipped_by_reason[reason] += 1
+            # Added earlier in this run, then found to duplicate another entry: a skip after all.
+            origin.added -= 1
+            origin.skipped += 1
+            report.added -= 1
+            report.skipped_by_reason[f"near duplicate ({m.layer})"] += 1
         else:
             report.merged_existing += 1
     report.superseded += resolved["superseded"]
@@ -345,8 +350,14 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
     return _Accepted(record, content, hash_canonical(canonical), rhash, category, redacted)
 
 
-def _entry_fields(a: _Accepted) -> dict[str, Any]:
-    fields: dict[str, Any] = {"content": a.content, "norm_hash": a.norm_hash, "ts": a.record.ts}
+def _entry_fields(a: _Accepted, entry_id: int, merged: Merge | None) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "id": entry_id, "content": a.content, "norm_hash": a.norm_hash, "ts": a.record.ts,
+    }  # fmt: skip
+    if merged is not None:
+        # A near copy merged away at birth: kept for its text, never used, not classified.
+        fields["status"] = "archived"
+        return fields
     if a.record.format == "memctl-export":
         # The entry's own ts is among the restored fields (absent when it had none); the
         # record's ts falls back to created_at, right for provenance but not for the entry.
@@ -402,12 +413,15 @@ def _invalid_export_field(fields: dict[str, Any]) -> str | None:
 
 
 def _source_row(
-    a: _Accepted, entry_id: int, run_id: int | None, created: bool, now: str
+    a: _Accepted, entry_id: int, run_id: int | None, created: bool, now: str, how: Merge | None
 ) -> tuple[Any, ...]:
     r = a.record
+    layer, score = ("new", None) if created else ("exact", 1.0)
+    if how is not None:
+        layer, score = how.layer, round(how.score, 4)
     return (
         entry_id, r.path, r.line, r.format, r.session_id, r.message_id, r.role, r.ts, r.section,
-        a.raw_hash, run_id, "new" if created else "exact", None if created else 1.0, now,
+        a.raw_hash, run_id, layer, score, now,
         a.category,
     )  # fmt: skip
 

@@ -60,6 +60,26 @@ def add(user: UserStore, engine: Engine, entries: Iterable[dict[str, Any]]) -> l
     return merges
 
 
+def link_new(
+    user: UserStore, born_merged: Sequence[Merge], engine: Engine, ids: Sequence[int]
+) -> None:
+    """Record merges of entries that were written already merged (the import's fast path):
+    their link to the survivor and a change each; and store every new entry's signature."""
+    user.conn.executemany(
+        "UPDATE entries SET merged_into = ? WHERE id = ? AND user_id = ?",
+        [(m.into, m.dup, user.user_id) for m in born_merged],
+    )
+    changes.record_many(
+        user,
+        [(m.dup, f"merge:{m.layer}", {}, {"merged_into": m.into, "status": "archived"}, m.why)
+         for m in born_merged],
+    )  # fmt: skip
+    user.conn.executemany(
+        "INSERT OR REPLACE INTO dedupe_signatures (entry_id, user_id, signature) VALUES (?, ?, ?)",
+        [(i, user.user_id, engine.signature(i)) for i in ids],
+    )
+
+
 def apply(user: UserStore, merges: Sequence[Merge], who: str = "memctl") -> Counter[str]:
     """Write merges to the store (caller holds the transaction); returns merges per layer."""
     per_layer: Counter[str] = Counter()

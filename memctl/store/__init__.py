@@ -133,9 +133,10 @@ class UserStore:
         Call inside `Store.transaction()`: ids are handed out from max(id) under its lock.
         """
         now = now_iso()
-        # Ids follow the input order. Left to SQLite they would follow the batches, and a dated
-        # note between two facts (one more column) would be numbered after both.
-        (next_id,) = self.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM entries").fetchone()
+        # Ids follow the input order (or are given, from next_entry_id()). Left to SQLite they
+        # would follow the batches, and a dated note between two facts (one more column) would
+        # be numbered after both.
+        next_id = self.next_entry_id()
         groups: dict[tuple[str, ...], list[list[Any]]] = {}
         hashes = []
         for offset, fields in enumerate(rows):
@@ -150,6 +151,10 @@ class UserStore:
             )
             self.conn.executemany(sql, ([self.user_id, *v] for v in values))
         return self.entry_ids_by_hash(hashes)
+
+    def next_entry_id(self) -> int:
+        """The id the next new entry gets (stable while the caller holds the transaction)."""
+        return int(self.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM entries").fetchone()[0])
 
     def add_rejections(self, run_id: int, rejections: Sequence[Rejection]) -> None:
         self.conn.executemany(

@@ -309,6 +309,8 @@ def m004_facts(db: sqlite_utils.Database) -> None:
         ALTER TABLE entries ADD COLUMN fact_value TEXT;
         ALTER TABLE entries ADD COLUMN fact_certain INTEGER;
         CREATE INDEX entries_fact ON entries (user_id, fact_key) WHERE fact_key IS NOT NULL;
+        -- Merges re-point whatever was merged into the entry merged away.
+        CREATE INDEX entries_merged_into ON entries (merged_into) WHERE merged_into IS NOT NULL;
 
         -- Compact near-duplicate signature per surviving entry, so an import or a
         -- consolidation rebuilds the dedupe index without re-reading every text.
