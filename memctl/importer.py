@@ -8,6 +8,7 @@ under its reason; each rejected one is listed with path, line and reason (and ke
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import stat
 import time
@@ -249,16 +250,24 @@ def _import_file(
         # restored backup is taken as it is.
         first_id = store.next_entry_id()
         planned = {h: first_id + i for i, h in enumerate(new)}
-        fresh_items = [
-            Item(planned[h], a.content, a.record.ts)
-            for h, a in new.items()
-            if a.record.format != "memctl-export"
-        ]
+        to_classify = [a for a in new.values() if a.record.format != "memctl-export"]
+        background = (
+            _Background([_job(a) for a in to_classify])
+            if len(to_classify) >= PARALLEL_MIN
+            else None
+        )
+        fresh_items = [Item(planned[a.norm_hash], a.content, a.record.ts) for a in to_classify]
         merges = run.engine.add(fresh_items)
         born_merged = {m.dup: m for m in merges if m.dup >= first_id}
+        done = (
+            dict(zip((a.norm_hash for a in to_classify), background.get(), strict=True))
+            if background
+            else {}
+        )
         seen.update(
             store.add_entries(
-                _entry_fields(a, planned[h], born_merged.get(planned[h])) for h, a in new.items()
+                _entry_fields(a, planned[h], born_merged.get(planned[h]), done.get(h))
+                for h, a in new.items()
             )
         )
         merge.link_new(store, list(born_merged.values()), run.engine, [i.id for i in fresh_items])
@@ -350,7 +359,9 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
     return _Accepted(record, content, hash_canonical(canonical), rhash, category, redacted)
 
 
-def _entry_fields(a: _Accepted, entry_id: int, merged: Merge | None) -> dict[str, Any]:
+def _entry_fields(
+    a: _Accepted, entry_id: int, merged: Merge | None, classified: dict[str, Any] | None = None
+) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "id": entry_id, "content": a.content, "norm_hash": a.norm_hash, "ts": a.record.ts,
     }  # fmt: skip
@@ -364,22 +375,62 @@ def _entry_fields(a: _Accepted, entry_id: int, merged: Merge | None) -> dict[str
         fields["ts"] = None
         fields.update({k: v for k, v in a.record.fields.items() if k in _RESTORABLE})
     else:
-        c = classify(
-            a.content, ts=a.record.ts, section=a.record.section, path=a.record.path,
-            category=a.category,
-        )  # fmt: skip
-        fields.update(
-            realm=c.realm, layer=c.layer, audience=c.audience, importance=c.importance,
-            emotional_weight=c.emotional_weight, confidence=c.confidence,
-            expires_at=c.expires_at, status=c.status,
-            review_reasons=orjson.dumps(list(c.reasons)).decode() if c.reasons else None,
-        )  # fmt: skip
+        fields.update(classified if classified is not None else _classified(_job(a)))
+    return fields
+
+
+_Job = tuple[str, str | None, str | None, str, str | None]
+
+
+def _job(a: _Accepted) -> _Job:
+    return (a.content, a.record.ts, a.record.section, a.record.path, a.category)
+
+
+def _classified(job: _Job) -> dict[str, Any]:
+    """The classifier's fields for one new entry, and the fact it states (if about the user)."""
+    content, ts, section, path, category = job
+    c = classify(content, ts=ts, section=section, path=path, category=category)
+    fields: dict[str, Any] = {
+        "realm": c.realm, "layer": c.layer, "audience": c.audience, "importance": c.importance,
+        "emotional_weight": c.emotional_weight, "confidence": c.confidence,
+        "expires_at": c.expires_at, "status": c.status,
+        "review_reasons": orjson.dumps(list(c.reasons)).decode() if c.reasons else None,
+    }  # fmt: skip
     # Facts shape supersede chains only where they are about the real user.
-    if fields.get("realm") == "real" and (fact := extract_fact(a.content)) is not None:
+    if c.realm == "real" and (fact := extract_fact(content)) is not None:
         fields.update(
             fact_key="|".join(fact.key), fact_value=fact.value, fact_certain=int(fact.certain)
         )
     return fields
+
+
+def _classify_many(jobs: list[_Job]) -> list[dict[str, Any]]:
+    return [_classified(job) for job in jobs]
+
+
+class _Background:
+    """Classification of a big batch in forked workers while the main process runs the
+    near-duplicate engine: the two take about as long, and these machines have 2 cores
+    (tests/bench/bench_import_dedupe.py). Small batches are classified inline, survivors only.
+    """
+
+    def __init__(self, jobs: list[_Job]) -> None:
+        classify("预热")  # load lexicons and dictionaries once, before the fork shares them
+        workers = max(1, (os.cpu_count() or 2) - 1)
+        size = max(500, len(jobs) // (workers * 4) + 1)
+        chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+        self._pool = multiprocessing.get_context("fork").Pool(workers)
+        self._result = self._pool.map_async(_classify_many, chunks)
+
+    def get(self) -> list[dict[str, Any]]:
+        try:
+            return [fields for chunk in self._result.get() for fields in chunk]
+        finally:
+            self._pool.close()
+            self._pool.join()
+
+
+PARALLEL_MIN = 4000  # new entries in one file before classification moves to workers
 
 
 _RESTORABLE = {
