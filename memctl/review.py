@@ -11,9 +11,9 @@ from typing import Any
 
 import orjson
 
-from memctl import changes, search
+from memctl import changes, conflicts, search
 from memctl.classify import classify
-from memctl.errors import UsageError
+from memctl.errors import EntryNotFound, UsageError
 from memctl.models import AUDIENCES, LAYERS, REALMS, STATUSES
 from memctl.normalise import norm_hash, normalise
 from memctl.store import UserStore
@@ -44,7 +44,9 @@ def _decide(
     done = []
     with user.store.transaction():
         for entry_id in ids:
+            was = user.entry(entry_id)["status"]
             done.append(changes.update(user, entry_id, action, values, who=who))
+            conflicts.settle(user, entry_id, was, who=who)
     return done
 
 
@@ -61,9 +63,10 @@ def edit(
     content: str | None = None,
     who: str | None = None,
     action: str = "edit",
+    approve: bool = False,
     **fields: Any,
 ) -> int:
-    """Change an entry's text and/or fields; returns the change id."""
+    """Change an entry's text and/or fields (and approve it, if asked) in one logged change."""
     values: dict[str, Any] = {}
     for key, value in fields.items():
         if value is None:
@@ -79,7 +82,10 @@ def edit(
             raise UsageError(f"{key} must be one of {', '.join(allowed)}")
         else:
             values[key] = value
+    if approve:
+        values.update(status="active", review_reasons=None)
     with user.store.transaction():
+        entry = user.entry(entry_id)
         if content is not None:
             content = content.strip()
             if not normalise(content):
@@ -89,11 +95,20 @@ def edit(
             if other is not None and other != entry_id:
                 raise UsageError(f"entry {other} already has this text")
             values.update(content=content, norm_hash=digest)
+        if "content" in values or "realm" in values:
+            # The fact follows the text: a corrected city must not keep the old one's chain.
+            facts = conflicts.fact_fields(
+                values.get("content", entry["content"]), values.get("realm", entry["realm"])
+            )
+            values.update({k: v for k, v in facts.items() if entry[k] != v})
+        values = {k: v for k, v in values.items() if entry[k] != v}
         if not values:
             raise UsageError("nothing to change")
         change = changes.update(user, entry_id, action, values, who=who)
         if content is not None:
             search.reindex(user.store, entry_id, content)
+        conflicts.settle(user, entry_id, entry["status"], fact_changed="fact_key" in values
+                         or "fact_value" in values, who=who)  # fmt: skip
     return change
 
 
@@ -104,6 +119,12 @@ def delete(user: UserStore, entry_id: int, *, hard: bool = False, who: str | Non
         return
     with user.store.transaction():
         user.entry(entry_id)  # not found for another user's id
+        # Out of every chain first, so what it superseded is reinstated (or re-linked past it).
+        user.conn.execute(
+            "UPDATE entries SET status = 'archived' WHERE id = ? AND user_id = ?",
+            [entry_id, user.user_id],
+        )
+        conflicts.release(user, entry_id, who)
         params = [entry_id, user.user_id]
         for sql in (
             "DELETE FROM sources WHERE entry_id = ? AND user_id = ?",
@@ -114,6 +135,35 @@ def delete(user: UserStore, entry_id: int, *, hard: bool = False, who: str | Non
         ):
             user.conn.execute(sql, params)
         changes.record(user, entry_id, "hard-delete", {}, {}, who=who)
+
+
+def undo(user: UserStore, change_id: int, who: str | None = None) -> int:
+    """Restore what a change altered (logged as a change itself); returns the entry id."""
+    with user.store.transaction():
+        row = user.conn.execute(
+            "SELECT entry_id, action, before FROM changes WHERE id = ? AND user_id = ?",
+            [change_id, user.user_id],
+        ).fetchone()
+        if row is None:
+            raise EntryNotFound(f"no change {change_id} for user {user.user_id!r}")
+        entry_id, before = int(row["entry_id"]), orjson.loads(row["before"] or "{}")
+        if not before:
+            raise UsageError(f"change {change_id} ({row['action']}) has nothing to undo")
+        entry = user.entry(entry_id)
+        if "norm_hash" in before:
+            other = user.entry_ids_by_hash([before["norm_hash"]]).get(before["norm_hash"])
+            if other is not None and other != entry_id:
+                raise UsageError(f"entry {other} now has the text change {change_id} replaced")
+        changes.update(user, entry_id, "undo", before, who=who, note=f"undo of change {change_id}")
+        if "content" in before:
+            search.reindex(user.store, entry_id, before["content"])
+        if row["action"] == "supersede":
+            # The person says this was no change of fact: the link goes, and both stay.
+            conflicts.unlink(user, entry_id)
+        else:
+            fact_changed = "fact_key" in before or "fact_value" in before
+            conflicts.settle(user, entry_id, entry["status"], fact_changed=fact_changed, who=who)
+    return entry_id
 
 
 def history(user: UserStore, entry_id: int) -> dict[str, Any]:
@@ -144,20 +194,25 @@ def history(user: UserStore, entry_id: int) -> dict[str, Any]:
     }
 
 
+# Decisions a person made; the fields they set are theirs, and re-classifying leaves them be.
+_HUMAN = ("approve", "reject", "edit", "review-edit", "delete", "undo")
+_FACT_FIELDS = {"fact_key", "fact_value", "fact_certain"}
+
+
 def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]]:
     """Run the classifier again over live entries (e.g. after a lexicon change).
 
-    Returns what changes (or would). A human decision wins: an entry someone approved,
-    rejected or edited keeps its status; superseded and archived entries stay as they are.
+    Returns what changes (or would). A human decision wins: a field someone set (the status
+    they approved, the layer they chose) is left as they set it; superseded and archived
+    entries stay as they are. Reasons a conflict added stay while the entry is pending.
     """
-    decided = {
-        r[0]
-        for r in user.conn.execute(
-            "SELECT DISTINCT entry_id FROM changes WHERE user_id = ? "
-            "AND action IN ('approve', 'reject', 'edit', 'undo')",
-            [user.user_id],
-        )
-    }
+    decided: dict[int, set[str]] = {}
+    for entry_id, after in user.conn.execute(
+        f"SELECT entry_id, after FROM changes WHERE user_id = ? "
+        f"AND action IN ({','.join('?' * len(_HUMAN))})",
+        [user.user_id, *_HUMAN],
+    ):
+        decided.setdefault(entry_id, set()).update(orjson.loads(after or "{}"))
     planned = []
     for entry in user.entries(["active", "pending_review"]):
         first = next(iter(user.sources(entry["id"])), None)
@@ -166,17 +221,29 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
             section=first["section"] if first else None, path=first["path"] if first else None,
             category=first["category"] if first else None,
         )  # fmt: skip
-        new = {"realm": c.realm, "layer": c.layer, "audience": c.audience,
-               "expires_at": c.expires_at}  # fmt: skip
-        if entry["id"] not in decided:
-            new["status"] = c.status
-            new["review_reasons"] = orjson.dumps(list(c.reasons)).decode() if c.reasons else None
-        diff = {k: v for k, v in new.items() if entry.get(k) != v}
+        reasons = list(c.reasons)
+        if c.status == "pending_review" and entry["review_reasons"]:
+            reasons += [r for r in orjson.loads(entry["review_reasons"])
+                        if conflicts.is_conflict_reason(r) and r not in reasons]  # fmt: skip
+        new = {
+            "realm": c.realm, "layer": c.layer, "audience": c.audience, "expires_at": c.expires_at,
+            "status": c.status,
+            "review_reasons": orjson.dumps(reasons).decode() if reasons else None,
+            **conflicts.fact_fields(entry["content"], c.realm),
+        }  # fmt: skip
+        # Facts are derived from the text, never chosen: they follow the lexicon even then.
+        mine = decided.get(entry["id"], set()) - _FACT_FIELDS
+        if "status" in mine:
+            mine = mine | {"review_reasons"}  # they go with the status a person chose
+        diff = {k: v for k, v in new.items() if k not in mine and entry.get(k) != v}
         if diff:
             planned.append({"id": entry["id"], "content": entry["content"],
                             "before": {k: entry.get(k) for k in diff}, "after": diff})  # fmt: skip
     if not dry_run and planned:
         with user.store.transaction():
             for item in planned:
+                was = user.entry(item["id"])["status"]
                 changes.update(user, item["id"], "classify", item["after"], who="memctl")
+                fact_changed = bool({"fact_key", "fact_value"} & item["after"].keys())
+                conflicts.settle(user, item["id"], was, fact_changed=fact_changed, who="memctl")
     return planned

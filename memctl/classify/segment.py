@@ -65,7 +65,8 @@ def cut(run: str) -> list[str]:
         f = get(run[start])
         while f is not None:  # every prefix of a dictionary word is in FREQ (0 if not a word)
             if f:
-                s = log(f) + score[i]
+                # Same arithmetic order as jieba, so float rounding breaks ties the same way.
+                s = log(f) - log_total + score[i]
                 # jieba takes max((score, end)): on a tie the longer word wins.
                 if best is None or s >= best:
                     best, stop = s, i
@@ -74,8 +75,8 @@ def cut(run: str) -> list[str]:
             i += 1
             f = get(run[start:i])
         if best is None:
-            best = log(get(run[start]) or 1) + score[start + 1]
-        score[start] = best - log_total
+            best = log(get(run[start]) or 1) - log_total + score[start + 1]
+        score[start] = best
         end[start] = stop
     words = []
     i = 0
