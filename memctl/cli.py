@@ -178,6 +178,20 @@ def _print_import_report(report: importer.ImportReport) -> None:
         + (f" ({escape(reasons)})" if reasons else "")
         + f", {len(report.rejected)} rejected in {report.seconds:.2f}s"
     )
+    extras = [
+        f"{report.superseded} superseded by newer facts" if report.superseded else "",
+        f"{report.conflicts_to_review} changes sent to review"
+        if report.conflicts_to_review
+        else "",
+        f"{report.merged_existing} stored entries merged into earlier copies"
+        if report.merged_existing
+        else "",
+    ]
+    if any(extras):
+        err.print("; ".join(e for e in extras if e))
+    for red in report.redacted:
+        kinds = ", ".join(red["kinds"])
+        err.print(f"[yellow]redacted[/yellow] {escape(red['path'])}:{red['line']}: {escape(kinds)}")
     for r in report.rejected:
         err.print(f"[yellow]rejected[/yellow] {escape(r.path)}:{r.line}: {escape(r.reason)}")
     for u in report.unsupported:

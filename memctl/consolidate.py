@@ -297,7 +297,8 @@ def consolidate(
                     report.counts[name] = STEPS[name](ctx)
         except Exception as exc:  # noqa: BLE001 - any failure must be recorded, not lost
             report.status = "error"
-            report.error = f"step {name}: {exc}"
+            # One line, never empty: it is shown in `status` and cron mail.
+            report.error = f"step {name}: {' '.join(str(exc).split()) or type(exc).__name__}"
             break
     report.seconds = (datetime.now(UTC) - started).total_seconds()
     with store.transaction():

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import math
 import re
+import sqlite3
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
@@ -22,7 +25,7 @@ from typing import Any
 from memctl import CONTEXT_MARKER, search
 from memctl.consolidate import merge_checked
 from memctl.errors import ConfigError
-from memctl.store import UserStore, now_iso
+from memctl.store import BUSY_TIMEOUT_S, Store, UserStore, now_iso
 
 FIXED_LAYERS = ("boundary", "persona", "relationship", "profile")
 RETRIEVAL_LAYERS = ("episodic", "procedural")
@@ -50,6 +53,7 @@ class Settings:
     max_hits: int
     recent: int
     index_per_call: int
+    write_wait_ms: int
     channels: dict[str, Channel]
     headings: dict[str, str]
 
@@ -86,6 +90,7 @@ def load_settings(path: Path | None = None, overrides: dict[str, Any] | None = N
         max_hits=budget["max_hits"],
         recent=budget["recent"],
         index_per_call=raw["index"]["per_call"],
+        write_wait_ms=raw["writes"]["wait_ms"],
         channels={
             name: Channel(name, c["private"], c["roleplay"]) for name, c in raw["channels"].items()
         },
@@ -107,6 +112,7 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> None:
     merge_checked(base, extra)
     counts = {f"budget.{k}": v for k, v in base["budget"].items()}
     counts["index.per_call"] = base["index"]["per_call"]
+    counts["writes.wait_ms"] = base["writes"]["wait_ms"]
     for name, value in counts.items():
         if value < 0:
             raise ConfigError(f"{name}: must be 0 or more, got {value}")
@@ -191,7 +197,8 @@ def build(
     source = "none"
     candidates: list[dict[str, Any]] = []
     if query and query.strip():
-        search.sync(user.store, limit=settings.index_per_call)
+        with _unless_busy(user.store, settings.write_wait_ms):
+            search.sync(user.store, limit=settings.index_per_call)
         expression = search.match_expression(query)
         if expression:
             candidates = [
@@ -222,13 +229,30 @@ def build(
     if touch:
         used = [e["id"] for e in fixed.entries + retrieval.entries]
         if used:
-            with user.store.transaction():
+            with _unless_busy(user.store, settings.write_wait_ms), user.store.transaction():
                 user.conn.execute(
                     "UPDATE entries SET last_used_at = ? "
                     f"WHERE user_id = ? AND id IN ({_marks(used)})",
                     [now_iso(), user.user_id, *used],
                 )
     return Context(channel, query, fixed, retrieval, source)
+
+
+@contextmanager
+def _unless_busy(store: Store, wait_ms: int) -> Iterator[None]:
+    """Do the block's writes if the database is free within `wait_ms`, else skip them.
+
+    A context call's writes are bookkeeping (indexing new entries, last-used times); an import
+    holding the write lock for a whole file must not make the agent's turn wait for it.
+    """
+    store.conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            raise
+    finally:
+        store.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
 
 
 def _eligible(user: UserStore, channel: Channel, moment: str) -> tuple[str, list[Any]]:

@@ -27,11 +27,11 @@ def sync(store: Store, limit: int | None = None) -> int:
     """Index entries added since the last sync (at most about `limit`); returns how many.
 
     Segmentation happens before the write transaction, so imports wait only for the insert.
-    An index made by another segmenter is emptied and refilled, but never by a bounded call:
+    An index made by another segmenter is emptied and refilled, but not by a bounded call:
     on a big store that takes minutes, which is consolidate's job, not a context call's.
     """
     if _meta(store, "fts_scheme") != SCHEME:
-        if limit is not None:
+        if limit is not None and _upto(store) > 0:
             return 0
         _rebuild(store)
     done = 0

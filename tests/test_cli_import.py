@@ -69,9 +69,7 @@ def test_report_counts_for_a_small_tree(tree, import_json):
 def test_entries_created_by_the_import(tree, import_json, query):
     import_json(tree(TREE))
     # Import classifies as it goes: family facts are private, a dated line is episodic.
-    rows = query(
-        "SELECT id, user_id, content, layer, realm, audience, ts FROM entries ORDER BY id"
-    )
+    rows = query("SELECT id, user_id, content, layer, realm, audience, ts FROM entries ORDER BY id")
     assert rows == [
         (1, "default", TEA, "profile", "real", "public", None),
         (2, "default", "My sister lives in Lyon", "profile", "real", "private", None),

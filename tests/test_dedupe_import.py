@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 
 import orjson
-
 from corpus import seed_shape
 
 NEAR = (
@@ -92,7 +91,9 @@ def test_dedupe_command_dry_run_then_apply_then_nothing(tree, import_json, run, 
     assert db_path.read_bytes() == before
     result = orjson.loads(dry.stdout)
     assert (result["merged"], result["by_layer"]) == (1, {"jaccard": 1})
-    assert result["merges"]["jaccard"][0]["dup"] == 4 and result["merges"]["jaccard"][0]["into"] == 1
+    assert (
+        result["merges"]["jaccard"][0]["dup"] == 4 and result["merges"]["jaccard"][0]["into"] == 1
+    )
     applied = orjson.loads(run("dedupe", "--json").stdout)
     assert applied["merged"] == 1
     assert query("SELECT merged_into, status FROM entries WHERE id = 4") == [(1, "archived")]

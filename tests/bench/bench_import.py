@@ -84,10 +84,14 @@ def main() -> None:
 
     counts = orjson.loads(report)
     med, med_again, med_base = (statistics.median(x) for x in (first, again, base))
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     print(f"records: {opts.records:,}  added: {counts['added']:,}  skipped: {counts['skipped']:,}")
-    print(f"memctl import (fresh db), median of {opts.repeat}: {med:.2f} s "
-          f"= {opts.records / med:,.0f} records/s (incl. process start)")
+    print(
+        f"memctl import (fresh db), median of {opts.repeat}: {med:.2f} s "
+        f"= {opts.records / med:,.0f} records/s (incl. process start)"
+    )
     print(f"memctl import again (adds 0), median: {med_again:.2f} s")
     print(f"plain-library baseline (NFKC+sha256+executemany), median: {med_base:.2f} s")
     print(f"ratio memctl / baseline: {med / med_base:.2f}x")

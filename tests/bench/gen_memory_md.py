@@ -11,9 +11,27 @@ import sys
 
 ZH_SUBJECTS = ["用户", "老板", "团队", "助手", "我们"]
 ZH_VERBS = ["喜欢", "讨厌", "常用", "计划学习", "刚刚升级了", "每天都看", "想要换掉"]
-ZH_OBJECTS = ["咖啡", "绿茶", "Rust 编译器", "机械键盘", "晨跑", "周报模板", "深色主题", "番茄钟", "飞书文档"]
+ZH_OBJECTS = [
+    "咖啡",
+    "绿茶",
+    "Rust 编译器",
+    "机械键盘",
+    "晨跑",
+    "周报模板",
+    "深色主题",
+    "番茄钟",
+    "飞书文档",
+]
 EN_SUBJECTS = ["The user", "Alice", "The team", "My manager", "We"]
-EN_VERBS = ["prefers", "dislikes", "uses", "wants to learn", "just upgraded", "reviews", "plans to replace"]
+EN_VERBS = [
+    "prefers",
+    "dislikes",
+    "uses",
+    "wants to learn",
+    "just upgraded",
+    "reviews",
+    "plans to replace",
+]
 EN_OBJECTS = ["dark mode", "vim keybindings", "the Postgres cluster", "standup notes", "green tea",
               "the CI pipeline", "Rust", "weekly reports", "a split keyboard"]  # fmt: skip
 
