@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from memctl import search
+from memctl import conflicts, merge, search
 from memctl.errors import ConfigError, MemctlError
 from memctl.models import LAYERS
 from memctl.store import Store, now_iso
@@ -236,8 +236,46 @@ def step_optimize(ctx: RunContext) -> int:
     return 0
 
 
+def _new_by_user(ctx: RunContext, extra: str = "") -> dict[str, list[int]]:
+    """Ids of entries added since the last successful run, per user (an index range scan)."""
+    found: dict[str, list[int]] = {}
+    rows = ctx.store.conn.execute(
+        "SELECT user_id, id FROM entries WHERE id > ? AND id <= ? AND merged_into IS NULL "
+        f"AND status IN ('active', 'pending_review') {extra} ORDER BY id",
+        [ctx.since_id, ctx.upto_id],
+    )
+    for user_id, entry_id in rows:
+        found.setdefault(user_id, []).append(entry_id)
+    return found
+
+
+def step_dedupe(ctx: RunContext) -> int:
+    """Near-duplicate check of new entries that import did not already check (no signature)."""
+    merged = 0
+    unsigned = "AND id NOT IN (SELECT entry_id FROM dedupe_signatures)"
+    for user_id, ids in _new_by_user(ctx, unsigned).items():
+        user = ctx.store.for_user(user_id)
+        entries = [
+            {"id": e["id"], "content": e["content"], "ts": e["ts"]}
+            for e in (user.entry(i) for i in ids)
+        ]
+        merged += len(merge.add(user, merge.engine_for(user), entries))
+    return merged
+
+
+def step_supersede(ctx: RunContext) -> int:
+    """Re-check supersede conflicts for the facts stated by new entries."""
+    superseded = 0
+    for user_id, ids in _new_by_user(ctx, "AND fact_key IS NOT NULL").items():
+        counts = conflicts.resolve(ctx.store.for_user(user_id), ids)
+        superseded += counts["superseded"]
+    return superseded
+
+
 STEPS: dict[str, Step] = {
     "expire": step_expire,
+    "dedupe": step_dedupe,
+    "supersede": step_supersede,
     "caps": step_caps,
     "decay": step_decay,
     "index": step_index,

@@ -262,10 +262,26 @@ def test_a_second_run_changes_nothing(store: Store, db_path: Path) -> None:
         add(store, f"episode {i}", layer="episodic", importance=i / 10)
     capped = settings(caps={"episodic": 3})
     first = consolidate.consolidate(store, capped, now=NOW)
-    assert first.counts == {"expire": 1, "caps": 3, "decay": 1, "index": 8, "optimize": 0}
+    assert first.counts == {
+        "expire": 1,
+        "dedupe": 0,
+        "supersede": 0,
+        "caps": 3,
+        "decay": 1,
+        "index": 8,
+        "optimize": 0,
+    }
     snapshot = entries(db_path)
     second = consolidate.consolidate(store, capped, now=NOW)
-    assert second.counts == {"expire": 0, "caps": 0, "decay": 0, "index": 0, "optimize": 0}
+    assert second.counts == {
+        "expire": 0,
+        "dedupe": 0,
+        "supersede": 0,
+        "caps": 0,
+        "decay": 0,
+        "index": 0,
+        "optimize": 0,
+    }
     assert entries(db_path) == snapshot
 
 
@@ -282,6 +298,7 @@ def test_a_failing_step_is_recorded_and_leaves_the_database_as_before_it(
     def caps_then_boom(ctx: consolidate.RunContext) -> int:
         seen["before"] = ctx.store.conn.execute("SELECT * FROM entries ORDER BY id").fetchall()
         ctx.store.conn.execute("UPDATE entries SET status = 'archived', importance = 0")
+        ctx.store.conn.execute("DELETE FROM dedupe_signatures WHERE entry_id = ?", [kept])
         ctx.store.conn.execute("DELETE FROM entries WHERE id = ?", [kept])
         raise RuntimeError("disk on fire")
 
@@ -295,7 +312,8 @@ def test_a_failing_step_is_recorded_and_leaves_the_database_as_before_it(
     assert row["status"] == "error"
     assert row["error"] == "step caps: disk on fire"
     assert row["finished_at"] is not None
-    assert orjson.loads(row["counts"]) == {"expire": 1}  # the steps that did finish
+    # the steps that did finish
+    assert orjson.loads(row["counts"]) == {"expire": 1, "dedupe": 0, "supersede": 0}
     # Exactly as before the failing step: the expire step's work stays, nothing of caps.
     assert [tuple(r) for r in seen["before"]] == entries(db_path)
     assert field(db_path, "status", expired) == "archived"
@@ -374,7 +392,15 @@ def test_json_report_shape(run: Run, store: Store, db_path: Path) -> None:
     assert set(report) == {"run_id", "status", "dry_run", "counts", "error", "seconds"}
     assert report["run_id"] == 1 and report["status"] == "ok" and report["error"] is None
     assert report["dry_run"] is False
-    assert report["counts"] == {"expire": 1, "caps": 0, "decay": 0, "index": 1, "optimize": 0}
+    assert report["counts"] == {
+        "expire": 1,
+        "dedupe": 0,
+        "supersede": 0,
+        "caps": 0,
+        "decay": 0,
+        "index": 1,
+        "optimize": 0,
+    }
     assert isinstance(report["seconds"], float) and report["seconds"] >= 0
 
 
@@ -382,7 +408,9 @@ def test_human_summary_goes_to_stderr(run: Run, store: Store) -> None:
     result = run("consolidate")
     assert result.exit_code == 0
     assert result.stdout == ""
-    assert result.stderr.startswith("Consolidated (run #1, ok): expire 0, caps 0, decay 0, ")
+    assert result.stderr.startswith(
+        "Consolidated (run #1, ok): expire 0, dedupe 0, supersede 0, caps 0, decay 0, "
+    )
 
 
 def test_runs_table_rows(run: Run, store: Store, db_path: Path) -> None:
@@ -399,10 +427,12 @@ def test_runs_table_rows(run: Run, store: Store, db_path: Path) -> None:
         assert abs(datetime.now(UTC) - started) < timedelta(minutes=5)
         assert row["upto_entry_id"] == last
     assert orjson.loads(first["counts"]) == {
-        "expire": 1, "caps": 0, "decay": 0, "index": 2, "optimize": 0,
+        "expire": 1, "dedupe": 0, "supersede": 0, "caps": 0, "decay": 0, "index": 2,
+        "optimize": 0,
     }  # fmt: skip
     assert orjson.loads(second["counts"]) == {
-        "expire": 0, "caps": 0, "decay": 0, "index": 0, "optimize": 0,
+        "expire": 0, "dedupe": 0, "supersede": 0, "caps": 0, "decay": 0, "index": 0,
+        "optimize": 0,
     }  # fmt: skip
 
 
@@ -433,14 +463,22 @@ def test_a_run_after_downtime_does_the_work_once(store: Store, db_path: Path) ->
     assert {field(db_path, "status", i) for i in expiring} == {"archived"}
     snapshot = entries(db_path)
     again = consolidate.consolidate(store, now=back)
-    assert again.counts == {"expire": 0, "caps": 0, "decay": 0, "index": 0, "optimize": 0}
+    assert again.counts == {
+        "expire": 0,
+        "dedupe": 0,
+        "supersede": 0,
+        "caps": 0,
+        "decay": 0,
+        "index": 0,
+        "optimize": 0,
+    }
     assert entries(db_path) == snapshot
     assert [r["status"] for r in runs(db_path)] == ["ok", "ok", "ok"]
 
 
 def test_settings_reject_unknown_steps_and_layers() -> None:
-    with pytest.raises(consolidate.ConfigError, match="unknown step 'dedupe'"):
-        settings(steps=["expire", "dedupe"])
+    with pytest.raises(consolidate.ConfigError, match="unknown step 'dreaming'"):
+        settings(steps=["expire", "dreaming"])
     with pytest.raises(consolidate.ConfigError, match=r"caps\.dreams: not a layer"):
         settings(caps={"dreams": 3})
 

@@ -45,12 +45,21 @@ def test_nightly_runs_on_a_temp_db(run: Run, db_path: Path, tree: Any) -> None:
     assert (step["step"], step["run"], step["status"], step["error"]) == (
         "steps[1]", "consolidate", "ok", None,
     )  # fmt: skip
-    assert step["counts"] == {"expire": 0, "caps": 0, "decay": 0, "index": 2, "optimize": 0}
+    assert step["counts"] == {
+        "expire": 0,
+        "dedupe": 0,
+        "supersede": 0,
+        "caps": 0,
+        "decay": 0,
+        "index": 2,
+        "optimize": 0,
+    }
     assert runs(db_path) == [("pipeline:nightly", "ok")]
     human = run("run", PIPELINES / "nightly.toml")
     assert human.exit_code == 0
     assert human.stderr == (
-        "steps[1] consolidate: ok (expire 0, caps 0, decay 0, index 0, optimize 0)\n"
+        "steps[1] consolidate: ok "
+        "(expire 0, dedupe 0, supersede 0, caps 0, decay 0, index 0, optimize 0)\n"
     )
 
 
@@ -122,8 +131,8 @@ BAD_FILES = [
      "steps[1].run: 'dedupe' is not one of import, consolidate"),
     ("missing step kind", '[[steps]]\nsteps = ["expire"]\n',
      "steps[1].run: None is not one of import, consolidate"),
-    ("unknown consolidate step", '[[steps]]\nrun = "consolidate"\nsteps = ["expire", "dedupe"]\n',
-     "steps[1].steps: unknown step 'dedupe'"),
+    ("unknown consolidate step", '[[steps]]\nrun = "consolidate"\nsteps = ["expire", "dream"]\n',
+     "steps[1].steps: unknown step 'dream'"),
     ("second step is bad", '[[steps]]\nrun = "consolidate"\n[[steps]]\nrun = "consolidate"\n'
      'steps = ["expire", 3]\n', "steps[2].steps: expected array of strings"),
     ("no steps", 'name = "x"\n', "'steps' must be a non-empty array of tables"),

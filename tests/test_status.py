@@ -118,7 +118,15 @@ def test_after_a_good_run_no_warning_and_the_run_is_listed(run: Run, populated: 
     assert (last["id"], last["kind"], last["status"], last["error"]) == (
         1, "consolidate", "ok", None,
     )  # fmt: skip
-    assert last["counts"] == {"expire": 0, "caps": 0, "decay": 0, "index": 10, "optimize": 0}
+    assert last["counts"] == {
+        "expire": 0,
+        "dedupe": 0,
+        "supersede": 0,
+        "caps": 0,
+        "decay": 0,
+        "index": 10,
+        "optimize": 0,
+    }
     assert last["started_at"] <= last["finished_at"]
 
 
@@ -209,7 +217,7 @@ def test_human_output(run: Run, populated: Store, db_path: Path) -> None:
     assert lines[1] == "user alice: 7 entries, 1 pending review"
     assert lines[2] == "  status: active 4, archived 1, pending_review 1, superseded 1"
     assert lines[3] == "  layer: episodic 2, persona 1, procedural 1, profile 3"
-    assert "expire 0, caps 0, decay 0, index 10, optimize 0" in result.stdout
+    assert "expire 0, dedupe 0, supersede 0, caps 0, decay 0, index 10, optimize 0" in result.stdout
     assert result.stderr == ""
 
 
