@@ -38,7 +38,10 @@ EN_OBJECTS = ["dark mode", "vim keybindings", "the Postgres cluster", "standup n
 FULLWIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
 
 
-ZH_WORDS = "春夏秋冬山水风云花草鱼鸟金木火土日月星辰江河湖海松竹梅兰琴棋书画诗酒茶米麦豆桃李杏梨刀剑弓马车船桥路门窗灯烛纸笔墨砚"
+ZH_WORDS = (
+    "春夏秋冬山水风云花草鱼鸟金木火土日月星辰江河湖海松竹梅兰琴棋书画诗酒茶"
+    "米麦豆桃李杏梨刀剑弓马车船桥路门窗灯烛纸笔墨砚"
+)
 EN_WORDS = [
     "amber",
     "basil",
