@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from memctl import CONTEXT_MARKER, conflicts, merge
-from memctl.classify import classify, secrets
+from memctl.classify import classify, injection, secrets
 from memctl.classify.facts import extract as extract_fact
 from memctl.dedupe import Engine, Item, Merge
 from memctl.errors import InputNotFound
@@ -147,7 +147,7 @@ def import_paths(
     files = collect_files(paths, report)
     with store.store.transaction():
         report.run_id = store.start_run()
-    run = _Run(merge.engine_for(store))
+    run = _Run(store)
     for index, path in enumerate(files):
         if progress:
             progress(index, len(files), str(path))
@@ -204,9 +204,18 @@ class _Accepted:
 class _Run:
     """State kept across the files of one import."""
 
-    engine: Engine  # near-duplicate index: the user's stored entries plus this run's
+    store: UserStore
     seen: dict[str, int] = field(default_factory=dict)  # norm_hash -> entry id
     created_in: dict[int, FileReport] = field(default_factory=dict)  # entry -> file that added it
+    _engine: Engine | None = None
+
+    @property
+    def engine(self) -> Engine:
+        """The near-duplicate index (the user's stored entries plus this run's), loaded only
+        when a file has new entries: a re-import of known files never pays for it."""
+        if self._engine is None:
+            self._engine = merge.engine_for(self.store)
+        return self._engine
 
 
 def _import_file(
@@ -257,7 +266,7 @@ def _import_file(
             else None
         )
         fresh_items = [Item(planned[a.norm_hash], a.content, a.record.ts) for a in to_classify]
-        merges = run.engine.add(fresh_items)
+        merges = run.engine.add(fresh_items) if fresh_items else []
         born_merged = {m.dup: m for m in merges if m.dup >= first_id}
         done = (
             dict(zip((a.norm_hash for a in to_classify), background.get(), strict=True))
@@ -270,7 +279,10 @@ def _import_file(
                 for h, a in new.items()
             )
         )
-        merge.link_new(store, list(born_merged.values()), run.engine, [i.id for i in fresh_items])
+        if fresh_items:
+            merge.link_new(
+                store, list(born_merged.values()), run.engine, [i.id for i in fresh_items]
+            )
         # An exact copy of an entry that was merged away belongs to that entry's survivor.
         alive = merge.survivors(store, {seen[a.norm_hash] for a in fresh})
         rows: list[tuple[Any, ...]] = []
@@ -346,6 +358,8 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
     if record.section:  # the heading path is stored with each source: text from the file too
         record.section, in_heading = secrets.redact(record.section)
         redacted += [k for k in in_heading if k not in redacted]
+    if record.fields:  # a restored export's own fields and provenance: text from the file too
+        redacted += [k for k in _redact_restored(record.fields) if k not in redacted]
     if len(content) > MAX_RECORD_CHARS:
         return Rejection(
             record.path,
@@ -374,6 +388,10 @@ def _entry_fields(
         # record's ts falls back to created_at, right for provenance but not for the entry.
         fields["ts"] = None
         fields.update({k: v for k, v in a.record.fields.items() if k in _RESTORABLE})
+        # A backup keeps what was decided, but no file makes an instruction to the model
+        # active: it waits in review, as it would imported any other way.
+        if fields.get("status", "active") == "active" and (flags := injection.flags(a.content)):
+            fields.update(status="pending_review", review_reasons=orjson.dumps(flags).decode())
     else:
         fields.update(classified if classified is not None else _classified(_job(a)))
     return fields
@@ -459,8 +477,30 @@ def _invalid_export_field(fields: dict[str, Any]) -> str | None:
         else:
             continue
         if not ok:
-            return f"invalid {'id' if key == 'export_id' else key} in export: {value!r}"
+            why = f"invalid {'id' if key == 'export_id' else key} in export: {value!r}"
+            return secrets.redact(why)[0]  # the reason is stored, and may quote a credential
     return None
+
+
+def _redact_restored(fields: dict[str, Any]) -> list[str]:
+    """Redact credentials in a restored export's text fields and sources, in place; the kinds."""
+    kinds: list[str] = []
+
+    def clean(text: str) -> str:
+        text, found = secrets.redact(text)
+        kinds.extend(k for k in found if k not in kinds)
+        return text
+
+    for key, value in fields.items():
+        if key in _RESTORABLE and isinstance(value, str):
+            fields[key] = clean(value)
+    # A source's heading is text from the file, as at import; its ids and hashes are not (a
+    # hash with a long run of digits could pass for a card number).
+    sources = fields.get("sources")
+    for src in sources if isinstance(sources, list) else []:
+        if isinstance(src, dict) and isinstance(src.get("section"), str):
+            src["section"] = clean(src["section"])
+    return kinds
 
 
 def _source_row(
