@@ -281,8 +281,10 @@ STEPS: dict[str, Step] = {
     "index": step_index,
     "optimize": step_optimize,
 }
-# Steps that manage their own transactions (or cannot run inside one).
-_OWN_TRANSACTION = {"index", "optimize"}
+# Steps that manage their own transactions. Not optimize: its ANALYZE writes, and a write
+# begun as a read fails at once ("database is locked") instead of waiting while an import
+# holds the lock; in a transaction taken up front it waits like every other step.
+_OWN_TRANSACTION = {"index"}
 
 
 @dataclass

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from memctl import changes, conflicts, search
-from memctl.classify import classify
+from memctl.classify import classify, secrets
 from memctl.errors import EntryNotFound, UsageError
 from memctl.models import AUDIENCES, LAYERS, REALMS, STATUSES
 from memctl.normalise import norm_hash, normalise
@@ -87,7 +87,8 @@ def edit(
     with user.store.transaction():
         entry = user.entry(entry_id)
         if content is not None:
-            content = content.strip()
+            # A credential typed into an edit is kept out of the store like an imported one.
+            content = secrets.redact(content.strip())[0]
             if not normalise(content):
                 raise UsageError("the new content is empty")
             digest = norm_hash(content)
