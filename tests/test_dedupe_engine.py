@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from corpus import build
+from test_dedupe_layers import brute_force_pairs
 
+from memctl.dedupe.config import DedupeConfig
 from memctl.dedupe.engine import ALL_LAYERS, Engine, Item, Merge
+from memctl.dedupe.guard import Guard
+from memctl.dedupe.simhash import SimHasher
+from memctl.dedupe.text import bigrams, fold, light
 
 COFFEE = "用户每天早上喝一杯美式咖啡，不加糖也不加奶，说这样最提神。"
 COFFEE_NEAR = "用户每天早上喝一杯美式黑咖啡，不加糖也不加奶，说这样最提神。"
@@ -168,3 +175,111 @@ def test_duplicate_ids_are_refused() -> None:
     engine.add([Item(1, COFFEE, None)])
     with pytest.raises(ValueError, match="already added"):
         engine.add([Item(1, COFFEE_NEAR, None)])
+
+
+def test_a_refused_batch_leaves_the_engine_as_it_was() -> None:
+    engine = Engine()
+    engine.add([Item(1, COFFEE, None)])
+    with pytest.raises(ValueError, match="record 3 was already added"):
+        engine.add([Item(2, COFFEE_NEAR, None), Item(3, "别的内容", None), Item(3, "x", None)])
+    assert engine.stats()["records"] == 1
+    merges = engine.add([Item(2, COFFEE_NEAR, "2020-01-01"), Item(3, "别的内容", None)])
+    assert [(m.dup, m.into) for m in merges] == [(1, 2)]
+
+
+JOIN = DedupeConfig.default().with_(join_min_batch=0, join_min_share=0.0)  # always the join
+PROBE = DedupeConfig.default().with_(join_min_batch=10**9)  # always the inverted index
+
+
+@pytest.mark.parametrize("chunks", [1, 6])
+def test_batch_join_and_index_probes_give_exactly_the_same_merges(chunks: int) -> None:
+    records = build(3_000, seed=3)
+    items = [Item(i, r.text, r.ts) for i, r in enumerate(records)]
+    joined, probed = Engine(JOIN), Engine(PROBE)
+    size = -(-len(items) // chunks)
+    total: list[Merge] = []
+    for start in range(0, len(items), size):
+        batch = items[start : start + size]
+        merges = joined.add(batch)
+        assert merges == probed.add(batch)
+        total += merges
+    assert joined.stats()["jaccard_joins"] == chunks and probed.stats()["jaccard_joins"] == 0
+    assert [joined.canonical(i.id) for i in items] == [probed.canonical(i.id) for i in items]
+    layers = {m.layer for m in total}
+    assert {"template", "jaccard"} <= layers and len(total) > 500
+
+
+def test_simhash_layer_equals_brute_force() -> None:
+    # L4 alone: two long records merge iff SimHash distance <= k, bigram Jaccard >= the floor
+    # and equal guard keys. The engine only fingerprints what the floor lets through (and
+    # dense records); the partition must still be that of every such pair.
+    config = DedupeConfig.default()
+    records = [
+        r
+        for r in build(8_000, seed=9)
+        if len(fold(light(r.text))) >= config.simhash_min_chars and r.kind != "pinned"
+    ]
+    items = [Item(i, r.text, r.ts) for i, r in enumerate(records)]
+    engine = Engine(layers=("simhash",))
+    engine.add(items)
+    assert engine.stats().get("boilerplate_records", 0) == 0
+    hasher, guard = SimHasher(config.stopwords), Guard(config)
+    lights = [light(i.text) for i in items]
+    prints = np.array([hasher.fingerprint(lt) for lt in lights], dtype=np.uint64)
+    keys = [guard.key(lt) for lt in lights]
+    filler = str.maketrans("", "", config.filler)
+    floor = brute_force_pairs([bigrams(fold(lt).translate(filler)) for lt in lights], 0.5)
+    parent = list(range(len(items)))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            a = parent[a]
+        return a
+
+    merged = 0
+    for a, b in floor:
+        near = int(np.bitwise_count(prints[a] ^ prints[b])) <= config.hamming
+        if near and keys[a] == keys[b] and find(a) != find(b):
+            parent[find(a)] = find(b)
+            merged += 1
+    groups = lambda f: {frozenset(i for i in range(len(items)) if f(i) == r)  # noqa: E731
+                        for r in {f(i) for i in range(len(items))}}  # fmt: skip
+    assert groups(find) == groups(engine.canonical)
+    assert merged > 20 and engine.stats()["simhash_merges"] == merged
+    assert engine.stats()["simhash_computed"] < len(items)  # some were provably not needed
+
+
+def test_simhash_fingerprints_only_records_with_a_partner_at_the_floor() -> None:
+    texts = [COFFEE * 3 + f"第{n}段落" + "今天学习了新的东西然后去公园散步看见很多人" * (n % 3 + 1)
+             for n in range(4)]  # fmt: skip
+    texts.append("用户最近在读一本关于城市规划的书，书里讲到街道的宽度、树木的种类、路灯的高度"
+                 "和人行道的材质怎样影响人们愿不愿意走路，用户觉得很有意思，打算周末去老城区走走，"
+                 "看看那里的街道是不是像书里说的那样。")  # fmt: skip
+    engine = Engine(layers=("simhash",))
+    engine.add([Item(i, t, None) for i, t in enumerate(texts)])
+    assert engine.stats()["simhash_computed"] == 4  # the city-planning record has no partner
+
+
+def test_loaded_engine_uses_stored_fingerprints_of_english_records() -> None:
+    long = ("The user keeps a small vegetable garden on the balcony and grows tomatoes, basil, "
+            "chili peppers and mint; she waters them every evening and wants reminders when "
+            "the weather forecast says it will freeze overnight.")  # fmt: skip
+    edited = long.replace("every evening", "each evening", 1)
+    first = Engine(layers=("simhash",))
+    first.add([Item(1, long, None)])
+    fetched: list[list[int]] = []
+
+    def fetch(ids: list[int]) -> dict[int, str]:
+        fetched.append(ids)
+        return {1: long}
+
+    loaded = Engine.load([(1, None, first.signature(1))], fetch, layers=("simhash",))
+    merges = loaded.add([Item(2, edited, "2020-01-01")])
+    assert [(m.dup, m.into, m.layer) for m in merges] == [(1, 2, "simhash")]
+    assert fetched == []  # the signature carried the fingerprint
+    # A signature made without L4 has none: the text is fetched once, when needed.
+    other = Engine(layers=("jaccard",))
+    other.add([Item(1, long, None)])
+    loaded = Engine.load([(1, None, other.signature(1))], fetch, layers=("simhash",))
+    assert [m.layer for m in loaded.add([Item(2, edited, "2020-01-01")])] == ["simhash"]
+    assert fetched == [[1]]

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
 from corpus import build
+from hypothesis import example, given
+from hypothesis import strategies as st
 from scipy import sparse
 
 from memctl.dedupe.config import DedupeConfig
-from memctl.dedupe.guard import Guard, zh_number
-from memctl.dedupe.jaccard import JaccardIndex
-from memctl.dedupe.simhash import SimHashIndex
-from memctl.dedupe.template import Masker
+from memctl.dedupe.guard import Guard, _numbers, zh_number
+from memctl.dedupe.jaccard import MinHasher, PairFinder, jaccard
+from memctl.dedupe.keyindex import KeyIndex
+from memctl.dedupe.simhash import SimHashIndex, Tokenizer
+from memctl.dedupe.template import SLOT, Masker
 from memctl.dedupe.text import bigrams, fold, light, light_slice
+from memctl.dedupe.tokens import TokenStore, bigram_sets
 from memctl.normalise import normalise
 
 CONFIG = DedupeConfig.default()
@@ -118,30 +123,139 @@ def brute_force_pairs(sets: list[set[int]], threshold: float) -> set[tuple[int, 
     return found
 
 
-def test_jaccard_index_recall_equals_brute_force_on_20k() -> None:
+@pytest.fixture(scope="module")
+def sample_20k() -> tuple[list[str], set[tuple[int, int]]]:
+    """The folded, filler-free texts L3 compares for a 20k corpus, and its true pairs."""
     records = build(20_000, seed=7)
     filler = str.maketrans("", "", CONFIG.filler)
-    sets = [bigrams(fold(light(r.text)).translate(filler)) for r in records]
-    c = CONFIG
-    index = JaccardIndex(c.jaccard, c.rerank_growth, c.lsh_bands, c.lsh_rows, c.dense_frequency)
-    found = {(item, other) for item, other, _ in index.add(list(enumerate(sets)))}
-    expected = brute_force_pairs(sets, 0.75)
-    print(f"\n20k sample: {len(expected)} pairs >= 0.75; index found {len(found)}, "
-          f"{index.candidates} candidates, {index.verified} verified")  # fmt: skip
+    texts = [fold(light(r.text)).translate(filler) for r in records]
+    return texts, brute_force_pairs([bigrams(t) for t in texts], 0.75)
+
+
+def finder(texts: list[str], threshold: float, lsh: bool, join: bool) -> PairFinder:
+    """A pair finder over `texts` (rows 0..n-1) that always joins, or always probes."""
+    tokens = TokenStore()
+    tokens.put(range(len(texts)), texts)
+    hasher = MinHasher(CONFIG.lsh_bands, CONFIG.lsh_rows) if lsh else None
+    return PairFinder(tokens, threshold, hasher, 0 if join else 10**9, 0.0)
+
+
+@pytest.mark.parametrize("batch", [20_000, 1_000, 97])
+def test_jaccard_index_recall_equals_brute_force_on_20k(
+    sample_20k: tuple[list[str], set[tuple[int, int]]], batch: int
+) -> None:
+    # One batch goes through the numpy join; small batches probe the inverted index.
+    texts, expected = sample_20k
+    index = finder(texts, 0.75, lsh=True, join=batch >= 1_000)
+    found: set[tuple[int, int]] = set()
+    for start in range(0, len(texts), batch):
+        x, y, _ = index.add(range(start, min(start + batch, len(texts))))
+        found.update(zip(x.tolist(), y.tolist(), strict=True))
+    print(f"\n20k sample, batches of {batch}: {len(expected)} pairs >= 0.75; found "
+          f"{len(found)}, {index.candidates} candidates, {index.verified} verified, "
+          f"{index.joins} joins")  # fmt: skip
     assert len(expected) > 1000
+    assert index.joins == (-(-len(texts) // batch) if batch >= 1_000 else 0)
     assert found == expected
 
 
+def test_join_and_index_return_the_same_pairs_in_the_same_order() -> None:
+    records = build(4_000, seed=11)
+    filler = str.maketrans("", "", CONFIG.filler)
+    texts = [fold(light(r.text)).translate(filler) for r in records]
+    results = []
+    for join in (True, False):
+        index = finder(texts, 0.75, lsh=True, join=join)
+        got = [index.add(range(a, min(a + 700, len(texts)))) for a in range(0, len(texts), 700)]
+        results.append([(x.tolist(), y.tolist(), s.round(12).tolist()) for x, y, s in got])
+    assert results[0] == results[1]
+    assert sum(len(x) for x, _, _ in results[0]) > 300
+
+
+def test_floor_finder_finds_every_pair_with_a_sparse_set() -> None:
+    # L4's candidates: Jaccard >= 0.5, no LSH; pairs of two dense (English) sets are left to
+    # the SimHash tables, every other pair is found exactly.
+    records = [r for r in build(6_000, seed=5) if len(r.text) >= 60][:2_500]
+    texts = [fold(light(r.text)) for r in records]
+    sets = [bigrams(t) for t in texts]
+    tokens = TokenStore()
+    tokens.put(range(len(texts)), texts)
+    dense = tokens.dense(np.arange(len(texts)))
+    expected = {(a, b) for a, b in brute_force_pairs(sets, 0.5) if not (dense[a] and dense[b])}
+    for join in (True, False):
+        index = finder(texts, 0.5, lsh=False, join=join)
+        x, y, scores = index.add(range(len(texts)))
+        assert set(zip(x.tolist(), y.tolist(), strict=True)) == expected
+        assert all(s >= 0.5 for s in scores.tolist())
+    assert len(expected) > 50 and dense.sum() > 200
+
+
 def test_jaccard_index_is_incremental() -> None:
-    texts = (
-        "用户每天早上喝一杯美式咖啡不加糖",
-        "用户每天早上都喝一杯美式咖啡不加糖",
-        "完全不同的一句话",
-    )
-    sets = [bigrams(fold(light(t))) for t in texts]
-    index = JaccardIndex(0.75)
-    assert list(index.add([(1, sets[0])])) == []
-    assert [(i, o) for i, o, _ in index.add([(2, sets[1]), (3, sets[2])])] == [(2, 1)]
+    texts = [
+        fold(light(t))
+        for t in ("用户每天早上喝一杯美式咖啡不加糖", "用户每天早上都喝一杯美式咖啡不加糖",
+                  "完全不同的一句话", "The user drinks green tea every afternoon at four",
+                  "The user drinks green tea every single afternoon at four")
+    ]  # fmt: skip
+    for join in (True, False):
+        index = finder(texts, 0.75, lsh=True, join=join)
+        x, y, scores = index.add([0])
+        assert len(x) == 0
+        x, y, scores = index.add([1, 2, 3, 4])
+        assert list(zip(x.tolist(), y.tolist(), strict=True)) == [(1, 0), (4, 3)]
+        assert scores[0] == pytest.approx(jaccard(bigrams(texts[0]), bigrams(texts[1])))
+        index.discard([0])  # no longer matched; re-adding re-indexes it
+        x, y, _ = index.add([0])
+        assert list(zip(x.tolist(), y.tolist(), strict=True)) == [(0, 1)]
+
+
+def test_bigram_sets_match_the_one_text_reference() -> None:
+    texts = ["", "a", "ab", "aa", "用户", "用户喜欢猫", "\ud800x", "x\udfff", "abab", "多音字多"]
+    codes, offsets, dense = bigram_sets(texts)
+    for i, text in enumerate(texts):
+        assert codes[offsets[i] : offsets[i + 1]].tolist() == sorted(bigrams(text))
+    assert dense.tolist() == [False, True, True, True, False, False, False, False, True, False]
+
+
+@given(st.lists(st.text(max_size=12), max_size=30))
+def test_bigram_sets_property(texts: list[str]) -> None:
+    codes, offsets, _ = bigram_sets(texts)
+    assert [codes[offsets[i] : offsets[i + 1]].tolist() for i in range(len(texts))] == [
+        sorted(bigrams(t)) for t in texts
+    ]
+
+
+def test_token_store_replaces_rows_and_compacts() -> None:
+    tokens = TokenStore()
+    tokens.put(range(3), ["abc", "用户喜欢", "x"])
+    for i in range(200):  # replacing row 1 over and over: old sets are reclaimed
+        tokens.put([1], ["abcd" * (i % 7)])
+    tokens.put([5], ["hello"])
+    codes, offsets = tokens.gather(np.array([5, 1, 0, 4]))
+    got = [codes[offsets[i] : offsets[i + 1]].tolist() for i in range(4)]
+    assert got == [sorted(bigrams("hello")), sorted(bigrams("abcd" * (199 % 7))),
+                   sorted(bigrams("abc")), []]  # fmt: skip
+
+
+def test_key_index_matches_a_dict_of_lists() -> None:
+    rng = random.Random(2)
+    index = KeyIndex()
+    reference: dict[int, list[int]] = {}
+    row = 0
+    for batch in [1, 5, 2, 40, 3, 3, 300, 1, 7, 1000, 2]:  # runs merge as they grow
+        keys = [rng.randrange(60) for _ in range(batch)]
+        index.add(np.array(keys, dtype=np.uint64), np.arange(row, row + batch))
+        for k in keys:
+            reference.setdefault(k, []).append(row)
+            row += 1
+        probe = np.array(range(70), dtype=np.uint64)
+        which, rows = index.lookup(probe)
+        got: dict[int, list[int]] = {}
+        for w, r in zip(which.tolist(), rows.tolist(), strict=True):
+            got.setdefault(w, []).append(r)
+        assert {k: sorted(v) for k, v in got.items()} == reference
+        assert index.count(probe).tolist() == [len(reference.get(k, [])) for k in range(70)]
+    assert len(index) == row
 
 
 def test_simhash_index_finds_all_within_k_without_scanning() -> None:
@@ -156,3 +270,84 @@ def test_simhash_index_finds_all_within_k_without_scanning() -> None:
         assert got == {i for i, p in enumerate(prints) if (p ^ q).bit_count() <= 3}
         assert j in got
     assert index.candidates < 300 * 3000 / 50  # far from a scan of all pairs
+
+
+def reference_template_key(masker: Masker, lt: str) -> str | None:
+    """The template key by its definition: mask, fold with digits as slots, squeeze."""
+    key = masker.masked(lt).translate(masker._table)
+    if SLOT not in key:
+        return None
+    key = re.sub(SLOT + "{2,}", SLOT, key)
+    return None if len(key) - key.count(SLOT) < CONFIG.template_min_literal else key
+
+
+_TEMPLATE_BITS = st.sampled_from(
+    ["第", "12", "条", "消息", "「晚安」", "“好”", "《书》", "'x'", '"q"', "a3f9c2e1", "@",
+     "me@x.io", "http://x.io/1", "www.a.cn", "三", "个", "五月", " ", "，", "。", "-", ":",
+     SLOT, "结论是否", "hello", "2024-05-01", "10:30", "1.5"]
+)  # fmt: skip
+
+
+@given(st.lists(_TEMPLATE_BITS, max_size=14).map("".join))
+@example("hello" + SLOT + SLOT + "结论是否")  # slot marks already in the text, side by side
+@example("第" + SLOT + "12条消息结论是否")
+@example("判断是否值得长期记住：第12条消息「今天好累」——结论：否")
+def test_template_key_fast_paths_match_the_definition(text: str) -> None:
+    masker = Masker(CONFIG)
+    lt = light(text)
+    expected = reference_template_key(masker, lt)
+    assert masker.key(lt, fold(lt)) == expected
+    assert masker.key(lt) == expected
+
+
+def reference_word_facts(guard: Guard, lt: str) -> tuple[set[str], list[str], set[object]]:
+    """Numbers, negations and slots from English words, by the original loop over every
+    run of letters (the guard now matches only lexicon words and n't endings)."""
+    numbers: set[str] = set()
+    negations: list[str] = []
+    slots: set[object] = set()
+    for m in re.finditer(r"[a-z]+(?:['’]t\b)?", lt):
+        word = m.group()
+        if word[-2:] in ("'t", "’t"):
+            negations.append("not")
+        elif word in guard._word_negation:
+            negations.append(guard._word_negation[word])
+        elif word in guard._word_number:
+            numbers.add(guard._word_number[word])
+        elif word in guard._word_slot:
+            slots.add(guard._word_slot[word])
+        elif (
+            word in guard._word_slot_before_number
+            and lt[m.end() : m.end() + 4].lstrip()[:1].isdigit()
+        ):
+            slots.add(guard._word_slot_before_number[word])
+    return numbers, negations, slots
+
+
+_GUARD_BITS = st.sampled_from(
+    ["no", "not", "don't", "won’t", "may", "5", "march", "two", "the", "x", "'t", "’t",
+     "nothing", "nothingness", "never", "monday", "cannot", "neither", "twenty", "é", "9a",
+     " ", "'", ".", ",", "-", "a't", "notnot", "hundred"]
+)  # fmt: skip
+
+
+@given(text=st.lists(_GUARD_BITS, max_size=12).map("".join))
+def test_guard_word_pass_matches_the_original_loop(text: str, guard: Guard) -> None:
+    lt = light(text)
+    numbers, negations, slots = reference_word_facts(guard, lt)
+    facts = guard.facts(lt)  # an ASCII text: only digits and words can contribute
+    digits = {n for run in re.findall(r"\d[\d,.]*", lt) for n in _numbers(run)}
+    assert facts.numbers == frozenset(numbers | digits)
+    assert facts.negations == tuple(sorted(negations))
+    assert facts.slots == frozenset(slots)
+
+
+def test_cached_segmentation_is_jiebas() -> None:
+    import jieba
+
+    texts = [light(r.text) for r in build(1_500, seed=4)]
+    texts += ["héllo wörld 你好，世界！\r\n tab\tx", "ａｂｃ 12.5% C++ a-b", "", "日本語"]
+    Tokenizer.words("预热")
+    for text in texts:
+        expected = [w for w in jieba.lcut(text, HMM=False) if re.search(r"\w", w)]
+        assert Tokenizer.words(text) == expected

@@ -16,52 +16,67 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
 
+import numpy as np
+
 from memctl.dedupe.config import DedupeConfig
+from memctl.dedupe.keyindex import KeyIndex, distinct
 
 
 class Boilerplate:
-    """Groups records by their opening and closing characters and finds shared boilerplate."""
+    """Groups records by their opening and closing characters and finds shared boilerplate.
+
+    Groups are kept as (hash of the first/last `min_chars` characters -> row) in two key
+    indexes, 16 bytes a record; a hash collision only puts two groups' members side by side,
+    and they are told apart by their actual text before anything is decided.
+    """
 
     def __init__(self, config: DedupeConfig) -> None:
         self.min_chars = config.boilerplate_min_chars
         self.min_records = config.boilerplate_min_records
         self.max_similarity = config.boilerplate_max_remainder_similarity
-        self._heads: dict[str, list[int]] = {}
-        self._tails: dict[str, list[int]] = {}
+        self._heads = KeyIndex()
+        self._tails = KeyIndex()
 
-    def add(self, items: Iterable[tuple[int, str]]) -> tuple[set[str], set[str]]:
-        """Record (id, folded text); return the head and tail keys whose groups are big enough."""
-        heads, tails = set(), set()
+    def add(self, items: Iterable[tuple[int, str]]) -> tuple[list[int], list[int]]:
+        """Record (row, folded text); return the head and tail groups (as keys for prefixes()
+        and suffixes()) that the new rows joined and that are big enough."""
         n = self.min_chars
-        for item, folded in items:
+        rows: list[int] = []
+        heads: list[int] = []
+        tails: list[int] = []
+        for row, folded in items:
             if len(folded) >= n:
-                head, tail = folded[:n], folded[-n:]
-                self._heads.setdefault(head, []).append(item)
-                self._tails.setdefault(tail, []).append(item)
-                heads.add(head)
-                tails.add(tail)
-        big = self.min_records
-        return (
-            {h for h in heads if len(self._heads[h]) >= big},
-            {t for t in tails if len(self._tails[t]) >= big},
-        )
+                rows.append(row)
+                heads.append(hash(folded[:n]) & _MASK)
+                tails.append(hash(folded[-n:]) & _MASK)
+        found = []
+        for index, keys in ((self._heads, heads), (self._tails, tails)):
+            index.add(np.array(keys, dtype=np.uint64), np.array(rows, dtype=np.int64))
+            touched = distinct(np.array(keys, dtype=np.uint64))
+            found.append(touched[index.count(touched) >= self.min_records].tolist())
+        return found[0], found[1]
 
-    def all_groups(self) -> tuple[set[str], set[str]]:
-        big = self.min_records
-        return (
-            {h for h, ids in self._heads.items() if len(ids) >= big},
-            {t for t, ids in self._tails.items() if len(ids) >= big},
-        )
+    def prefixes(self, head: int, folded: Callable[[int], str]) -> dict[int, int]:
+        """row -> length of its boilerplate prefix, for the members of one head group."""
+        return self._group(self._heads, head, folded, reverse=False)
 
-    def prefixes(self, head: str, folded: Callable[[int], str]) -> dict[int, int]:
-        """id -> length of its boilerplate prefix, for the members of one head group."""
-        ids = self._heads[head]
-        return self._shared(ids, [folded(i) for i in ids])
+    def suffixes(self, tail: int, folded: Callable[[int], str]) -> dict[int, int]:
+        """row -> length of its boilerplate suffix, for the members of one tail group."""
+        return self._group(self._tails, tail, folded, reverse=True)
 
-    def suffixes(self, tail: str, folded: Callable[[int], str]) -> dict[int, int]:
-        """id -> length of its boilerplate suffix, for the members of one tail group."""
-        ids = self._tails[tail]
-        return self._shared(ids, [folded(i)[::-1] for i in ids])
+    def _group(
+        self, index: KeyIndex, key: int, folded: Callable[[int], str], reverse: bool
+    ) -> dict[int, int]:
+        _, members = index.lookup(np.array([key], dtype=np.uint64))
+        texts: dict[str, list[tuple[int, str]]] = {}
+        for row in members.tolist():
+            text = folded(row)[::-1] if reverse else folded(row)
+            texts.setdefault(text[: self.min_chars], []).append((row, text))
+        found: dict[int, int] = {}
+        for group in texts.values():
+            if len(group) >= self.min_records:
+                found.update(self._shared([r for r, _ in group], [t for _, t in group]))
+        return found
 
     def _shared(self, ids: list[int], texts: list[str]) -> dict[int, int]:
         order = sorted(range(len(ids)), key=texts.__getitem__)
@@ -104,6 +119,7 @@ class Boilerplate:
 
 
 _PAIRS = 40
+_MASK = (1 << 64) - 1  # str hash (salted per process: these keys never leave it) as uint64
 
 
 def _common_prefix(a: str, b: str) -> int:

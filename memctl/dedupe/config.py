@@ -22,10 +22,10 @@ class DedupeConfig:
     boilerplate_max_remainder_similarity: float = 0.5
     jaccard: float = 0.75
     filler: str = ""
-    rerank_growth: float = 2.0
     lsh_bands: int = 64
     lsh_rows: int = 6
-    dense_frequency: int = 24
+    join_min_batch: int = 1000
+    join_min_share: float = 0.1
     hamming: int = 3
     simhash_min_chars: int = 100
     simhash_min_jaccard: float = 0.5
@@ -56,10 +56,10 @@ class DedupeConfig:
             boilerplate_max_remainder_similarity=float(b["max_remainder_similarity"]),
             jaccard=float(j["threshold"]),
             filler=str(j["filler"]),
-            rerank_growth=float(j["rerank_growth"]),
             lsh_bands=int(j["lsh_bands"]),
             lsh_rows=int(j["lsh_rows"]),
-            dense_frequency=int(j["dense_frequency"]),
+            join_min_batch=int(j["join_min_batch"]),
+            join_min_share=float(j["join_min_share"]),
             hamming=int(s["max_distance"]),
             simhash_min_chars=int(s["min_chars"]),
             simhash_min_jaccard=float(s["min_jaccard"]),

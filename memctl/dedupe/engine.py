@@ -9,15 +9,23 @@ Applying merges: `Merge(dup=a, into=b)` means a's group now belongs to b — re-
 points at a (its sources, records merged into it earlier) to b. Within one `add()` each dup
 appears once and `into` is a survivor at the end of that call.
 
+Layers run cheap-first over a batch: template folding, boilerplate, then L3 (jaccard.py: all
+pairs at or above the threshold, by one numpy join for a big batch or by probing an inverted
+index for a small one) and L4 (_simhash_layer). Which pairs merge, and in which order, does not
+depend on how a batch is matched: pairs are applied in the order of their later record, then
+of the earlier one (tests/test_dedupe_engine.py compares the two ways merge by merge).
+
 Signatures: `signature(id)` is a pure function of the record's text (and of the mask/guard
 lexicons, whose fingerprint it carries): its folded text, template key, guard key and, when
 computed, SimHash. Store it with the entry when it is written; `Engine.load(rows, fetch_texts)`
 rebuilds the whole index from signatures without re-normalising, re-masking or re-running jieba.
 Texts are fetched (in one call, only those ids) for records behind detected boilerplate, whose
-guard and SimHash must be recomputed on the remainder, and for signatures made under other
-lexicons. The folded text is kept rather than a sketch because prefix filtering needs each
-record's complete bigram set under an order that changes as the index grows; it is about the
-size of the text itself.
+guard and SimHash must be recomputed on the remainder, for the few records whose SimHash is
+needed and was never stored, and for signatures made under other lexicons.
+
+Memory: per record the engine keeps its folded text, a few ints in lists, its bigram set in one
+flat array (8 bytes a bigram) and, for dense records, 64 band keys; the texts given to add()
+are referenced, not copied (a loaded engine fetches them instead).
 """
 
 from __future__ import annotations
@@ -28,14 +36,17 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
+import numpy as np
+
 from memctl.dedupe.boilerplate import Boilerplate
 from memctl.dedupe.config import DedupeConfig
 from memctl.dedupe.guard import Guard
-from memctl.dedupe.jaccard import JaccardIndex
+from memctl.dedupe.jaccard import MinHasher, PairFinder
 from memctl.dedupe.simhash import SimHasher, SimHashIndex
 from memctl.dedupe.template import Families, Masker, key_hash, show
-from memctl.dedupe.text import bigrams, fold, light, light_slice
-from memctl.dedupe.unionfind import Groups, order_key
+from memctl.dedupe.text import fold, light, light_slice
+from memctl.dedupe.tokens import TokenStore
+from memctl.dedupe.unionfind import Groups
 
 TEMPLATE, JACCARD, SIMHASH = "template", "jaccard", "simhash"
 ALL_LAYERS = (TEMPLATE, JACCARD, SIMHASH)
@@ -64,36 +75,6 @@ class Merge:
 TextSource = Callable[[list[int]], dict[int, str]]
 
 
-class _Rec:
-    """What the engine keeps per record."""
-
-    __slots__ = (
-        "core",
-        "folded",
-        "guard",
-        "guard_full",
-        "light",
-        "simhash",
-        "size",
-        "text",
-        "tkey",
-    )
-
-    def __init__(self, text: str | None, folded: str, size: int) -> None:
-        self.text = text  # None for a loaded record until fetched
-        self.light: str | None = None  # kept only during the add() that brought the record
-        self.folded = folded
-        self.size = size  # length of the stored text: the tie-break for canonicals
-        self.tkey = 0  # template key hash, 0 when none
-        self.core = (0, len(folded))  # span of `folded` left after boilerplate
-        self.guard: int | None = None  # guard key of the core, computed on demand
-        self.guard_full: int | None = None  # guard key of the whole text (for the signature)
-        self.simhash: int | None = None  # of the core, when computed
-
-    def cored(self) -> bool:
-        return self.core != (0, len(self.folded))
-
-
 class Engine:
     """Layered near-duplicate detection over records added in batches."""
 
@@ -103,26 +84,45 @@ class Engine:
         unknown = set(layers) - set(ALL_LAYERS)
         if unknown:
             raise ValueError(f"unknown dedupe layer(s): {', '.join(sorted(unknown))}")
-        self.config = config or DedupeConfig.default()
+        self.config = c = config or DedupeConfig.default()
         self.layers = frozenset(layers)
-        self._fingerprint = self.config.fingerprint()
-        self._masker = Masker(self.config)
-        self._guard = Guard(self.config)
-        self._families = Families(self.config.family_min)
-        self._boilerplate = Boilerplate(self.config)
-        c = self.config
-        self._jaccard = JaccardIndex(
-            c.jaccard, c.rerank_growth, c.lsh_bands, c.lsh_rows, c.dense_frequency
-        )
-        self._simhash = SimHashIndex(self.config.hamming)
-        self._hasher = SimHasher(self.config.stopwords)
-        self._filler = str.maketrans("", "", self.config.filler)
+        self._fingerprint = c.fingerprint()
+        self._masker = Masker(c)
+        self._guarder = Guard(c)
+        self._families = Families(c.family_min)
+        self._boilerplate = Boilerplate(c)
+        self._hasher = SimHasher(c.stopwords)
+        self._filler = str.maketrans("", "", c.filler)
+        self._tokens = TokenStore()  # bigram sets of record cores, shared by L3 and L4
+        self._jaccard = PairFinder(
+            self._tokens, c.jaccard, MinHasher(c.lsh_bands, c.lsh_rows), c.join_min_batch,
+            c.join_min_share,
+        )  # fmt: skip
+        self._floor = PairFinder(
+            self._tokens, c.simhash_min_jaccard, None, c.join_min_batch, c.join_min_share
+        )  # L4's candidates: pairs at or above its Jaccard floor
+        self._prints = SimHashIndex(c.hamming)  # fingerprints of dense L4 records
+        self._unprinted: list[int] = []  # loaded dense L4 records not in _prints yet
         self._groups = Groups()
-        self._recs: dict[int, _Rec] = {}
+        # Per record (row = position in the order added):
+        self._ids: list[int] = []
+        self._row: dict[int, int] = {}  # id -> row
+        self._texts: list[str | None] = []  # as given to add(); None until fetched if loaded
+        self._folded: list[str] = []
+        self._tkey: list[int | None] = []  # template key hash, 0 when none, None: not computed
+        self._guard: list[int | None] = []  # guard key of the core, computed on demand
+        self._core: dict[int, tuple[int, int]] = {}  # span of the folded text after boilerplate
+        self._guard_full: dict[int, int] = {}  # guard of the whole text, for cored records
+        self._simhash: dict[int, int] = {}  # fingerprint of the core, when computed
+        self._light: dict[int, str] = {}  # light texts, only during the add() that brought them
         self._exact: dict[str, int] = {}  # core text -> first record with it
         self._mixed: set[int] = set()  # roots of template families
         self._fetch: TextSource | None = None
-        self._lost: dict[int, tuple[str, float, str]] = {}
+        # Records that stopped being canonical in this add(): how (no tuple per record: the
+        # garbage collector walks every container, and at 200k records that shows).
+        self._lost_layer: dict[int, str] = {}
+        self._lost_score: dict[int, float] = {}
+        self._lost_why: dict[int, str] = {}
         self._stats: Counter[str] = Counter()
 
     # ---------------------------------------------------------------- public API
@@ -132,31 +132,33 @@ class Engine:
 
         Returns the merges to apply. Every record stays indexed for later add() calls.
         """
-        new: list[int] = []
-        for item in items:
-            if item.id in self._recs:
+        seen: set[int] = set()
+        for item in items:  # checked first: a refused batch leaves the engine as it was
+            if item.id in self._row or item.id in seen:
                 raise ValueError(f"record {item.id} was already added to this engine")
-            lt = light(item.text)
-            rec = _Rec(item.text, fold(lt), len(item.text))
-            rec.light = lt
-            if TEMPLATE in self.layers:
-                key = self._masker.key(lt)
-                rec.tkey = key_hash(key) if key else 0
-            self._recs[item.id] = rec
-            self._groups.add(item.id, order_key(item.id, item.ts, rec.size))
-            new.append(item.id)
+            seen.add(item.id)
+        new = [self._new_row(item) for item in items]
         self._stats["records"] += len(new)
-
         if TEMPLATE in self.layers:
             self._fold_templates(new)
         recored = self._find_boilerplate(new) if self.layers - {TEMPLATE} else []
-        todo = [i for i in chain(new, recored) if not self._in_family(i)]
+        todo = [r for r in chain(new, recored) if not self._in_family(r)]
+        if self.layers - {TEMPLATE}:
+            self._tokens.put(todo, [self._core_text(r).translate(self._filler) for r in todo])
         if JACCARD in self.layers:
-            self._jaccard_layer(todo)
+            self._jaccard_layer(todo, recored)
         if SIMHASH in self.layers:
-            self._simhash_layer(todo)
-        for i in new:
-            self._recs[i].light = None
+            self._simhash_layer(todo, recored)
+        # Every new record's guard goes into its signature: computed now, while the light
+        # text is at hand (an import stores a signature for each; in an import this runs
+        # beside classification, a signature() afterwards would not).
+        for row in new:
+            if row in self._core:
+                if row not in self._guard_full:
+                    self._guard_full[row] = self._guarder.key(self._light[row])
+            else:
+                self._guard_key(row)
+        self._light.clear()
         return self._take_merges()
 
     def stats(self) -> dict[str, int]:
@@ -164,33 +166,37 @@ class Engine:
         out = dict(self._stats)
         out["jaccard_candidates"] = self._jaccard.candidates
         out["jaccard_verified"] = self._jaccard.verified
-        out["simhash_candidates"] = self._simhash.candidates
+        out["jaccard_joins"] = self._jaccard.joins
         out["template_families"] = len(self._families)
         return out
 
     def canonical(self, item: int) -> int:
         """The id currently representing `item`'s group."""
-        return self._groups.find(item)
+        return self._ids[self._groups.find(self._row[item])]
 
     def signature(self, item: int) -> bytes:
         """A persistable summary of one record's text (see the module docstring)."""
-        rec = self._recs[item]
-        if rec.guard_full is None:
-            rec.guard_full = self._guard.key(self._light_of(item, whole=True))
-        if not rec.tkey and TEMPLATE not in self.layers:
-            key = self._masker.key(self._light_of(item, whole=True))
-            rec.tkey = key_hash(key) if key else 0
-        simhash = rec.simhash if rec.simhash is not None and not rec.cored() else None
+        row = self._row[item]
+        cored = row in self._core
+        guard = self._guard_full.get(row) if cored else self._guard_key(row)
+        if guard is None:
+            guard = self._guard_full[row] = self._guarder.key(self._light_of(row, whole=True))
+        tkey = self._tkey[row]
+        if tkey is None:
+            lt = self._light_of(row, whole=True)
+            key = self._masker.key(lt, self._folded[row])
+            tkey = self._tkey[row] = key_hash(key) if key else 0
+        simhash = None if cored else self._simhash.get(row)
         head = _SIG_HEAD.pack(
             _SIG_VERSION,
             _HAS_SIMHASH if simhash is not None else 0,
             self._fingerprint,
-            rec.tkey,
-            rec.guard_full,
+            tkey,
+            guard,
             simhash or 0,
-            rec.size,
+            self._groups.length(row),
         )
-        return head + rec.folded.encode("utf-8", "surrogatepass")
+        return head + self._folded[row].encode("utf-8", "surrogatepass")
 
     @classmethod
     def load(
@@ -214,35 +220,47 @@ class Engine:
         for row in rows:
             item, ts, sig = row[0], row[1], row[2]
             into = row[3] if len(row) > 3 else None
-            rec = engine._from_signature(sig)
-            if rec is None:
+            if not engine._from_signature(item, ts, sig):
                 stale.append((item, ts))
-            else:
-                engine._recs[item] = rec
-                engine._groups.add(item, order_key(item, ts, rec.size))
             if into is not None and into != item:
                 attach.append((item, into))
         if stale:
             texts = fetch_texts([i for i, _ in stale])
             for item, ts in stale:
                 text = texts[item]
-                lt = light(text)
-                rec = _Rec(text, fold(lt), len(text))
-                key = engine._masker.key(lt)
-                rec.tkey = key_hash(key) if key else 0
-                engine._recs[item] = rec
-                engine._groups.add(item, order_key(item, ts, rec.size))
+                r = engine._new_row(Item(item, text, ts))
+                if engine._tkey[r] is None:
+                    key = engine._masker.key(engine._light[r], engine._folded[r])
+                    engine._tkey[r] = key_hash(key) if key else 0
+            engine._light.clear()
         engine._restore(attach)
         return engine
 
     # ---------------------------------------------------------------- layers
 
+    def _new_row(self, item: Item) -> int:
+        lt = light(item.text)
+        folded = fold(lt)
+        row = self._groups.add(item.ts, len(item.text), item.id)
+        self._ids.append(item.id)
+        self._row[item.id] = row
+        self._texts.append(item.text)
+        self._folded.append(folded)
+        self._guard.append(None)
+        self._light[row] = lt
+        if TEMPLATE in self.layers:
+            key = self._masker.key(lt, folded)
+            self._tkey.append(key_hash(key) if key else 0)
+        else:
+            self._tkey.append(None)
+        return row
+
     def _fold_templates(self, new: list[int]) -> None:
-        recs = self._recs
-        ready = self._families.add((i, recs[i].tkey) for i in new if recs[i].tkey)
+        tkeys = self._tkey
+        ready = self._families.add((r, k) for r in new if (k := tkeys[r]))
         for key in ready:
             members = self._families.members(key)
-            head = min(members, key=self._groups._key.__getitem__)
+            head = min(members, key=self._groups.key)
             masked = self._masker.masked(self._light_of(head, whole=True))
             why = f"template family «{show(masked)}» ({len(members)} records)"
             for member in members:
@@ -252,97 +270,131 @@ class Engine:
                     self._note_loss(loser, winner, TEMPLATE, float(len(members)), why)
             self._mixed.add(self._groups.find(head))
 
-    def _in_family(self, item: int) -> bool:
-        key = self._recs[item].tkey
-        return bool(key) and TEMPLATE in self.layers and self._families.is_family(key)
+    def _in_family(self, row: int) -> bool:
+        key = self._tkey[row]
+        if not key or TEMPLATE not in self.layers:
+            return False
+        return self._families.is_family(key)
 
     def _find_boilerplate(self, new: list[int]) -> list[int]:
         """Detect boilerplate in groups the new records joined; return older records whose
         core changed (they must be re-indexed)."""
-        recs = self._recs
-        heads, tails = self._boilerplate.add((i, recs[i].folded) for i in new)
+        folded = self._folded
+        heads, tails = self._boilerplate.add((r, folded[r]) for r in new)
         return self._apply_boilerplate(heads, tails, set(new))
 
-    def _apply_boilerplate(self, heads: set[str], tails: set[str], new: set[int]) -> list[int]:
-        recs = self._recs
+    def _apply_boilerplate(self, heads: list[int], tails: list[int], new: set[int]) -> list[int]:
         starts: dict[int, int] = {}
         ends: dict[int, int] = {}
-        folded = lambda i: recs[i].folded  # noqa: E731
+        folded = self._folded.__getitem__
         for head in heads:
             starts.update(self._boilerplate.prefixes(head, folded))
         for tail in tails:
             ends.update(self._boilerplate.suffixes(tail, folded))
         changed = []
-        for item in starts.keys() | ends.keys():
-            rec = recs[item]
-            n = len(rec.folded)
-            start = starts.get(item, rec.core[0])
-            end = n - ends[item] if item in ends else rec.core[1]
+        for row in starts.keys() | ends.keys():
+            n = len(self._folded[row])
+            old = self._core.get(row, (0, n))
+            start = starts.get(row, old[0])
+            end = n - ends[row] if row in ends else old[1]
             core = (start, max(start, end))
-            if core != rec.core:
-                rec.core = core
-                rec.guard = None
-                rec.simhash = None
+            if core != old:
+                if row not in self._core:  # the whole text's guard is the old core's
+                    whole = self._guard[row]
+                    if whole is not None:
+                        self._guard_full[row] = whole
+                self._core[row] = core
+                self._guard[row] = None
+                self._simhash.pop(row, None)
                 self._stats["boilerplate_records"] += 1
-                if item not in new:
-                    changed.append(item)
+                if row not in new:
+                    changed.append(row)
+        changed.sort()
         if changed:
             self._prefetch(changed)
         return changed
 
-    def _jaccard_layer(self, todo: list[int]) -> None:
-        recs = self._recs
+    def _jaccard_layer(self, todo: list[int], recored: list[int]) -> None:
         exact = self._exact
-        pending: list[tuple[int, set[int]]] = []
-        for item in todo:
-            rec = recs[item]
-            core = rec.folded[rec.core[0] : rec.core[1]]
+        pending: list[int] = []
+        self._jaccard.discard(recored)  # re-indexed below under their new core, if at all
+        for row in todo:
+            core = self._core_text(row)
             twin = exact.get(core)
             if twin is None:
-                exact[core] = item
-            elif twin != item and self._union_checked(
-                item, twin, JACCARD, 1.0, "same text after normalisation"
+                exact[core] = row
+            elif twin != row and self._union_checked(
+                row, twin, JACCARD, 1.0, "same text after normalisation"
             ):
-                self._jaccard.discard(item)
                 continue
-            pending.append((item, bigrams(core.translate(self._filler))))
-        for item, other, score in self._jaccard.add(pending):
-            self._union_checked(item, other, JACCARD, score, f"bigram Jaccard {score:.2f}")
+            pending.append(row)
+        x, y, scores = self._jaccard.add(pending)
+        for a, b, score in zip(x.tolist(), y.tolist(), scores.tolist(), strict=True):
+            self._union_checked(a, b, JACCARD, score, f"bigram Jaccard {score:.2f}")
 
-    def _simhash_layer(self, todo: list[int]) -> None:
-        recs = self._recs
+    def _simhash_layer(self, todo: list[int], recored: list[int]) -> None:
+        """SimHash distance <= k between records sharing at least the floor of their bigrams.
+
+        Candidates: a pair can only merge here if it is at or above the Jaccard floor, so
+        pairs with a sparse record are found that way first (exact prefix filtering; only
+        their records are then segmented and fingerprinted: jieba is the costliest step of
+        all, and most long records have no such partner). For two dense (English) records
+        the floor is not selective (long English texts share half their bigrams by chance),
+        so those are fingerprinted and found through SimHash block tables, then checked
+        against the floor. Records L3 already placed in a group are not indexed: their group
+        is represented by whichever member came alone.
+        """
         minimum = self.config.simhash_min_chars
         standalone = JACCARD not in self.layers
-        for item in todo:
-            rec = recs[item]
-            if rec.core[1] - rec.core[0] < minimum:
+        groups = self._groups
+        self._floor.discard(recored)
+        eligible = [
+            r
+            for r in todo
+            if self._core_length(r) >= minimum and (standalone or groups.size(r) == 1)
+        ]
+        x, y, _ = self._floor.add(eligible)
+        pairs = list(zip(x.tolist(), y.tolist(), strict=True))
+        self._prefetch([r for r in {*x.tolist(), *y.tolist()} if r not in self._simhash])
+        pairs += self._dense_simhash_pairs(eligible)
+        self._stats["simhash_candidates"] += len(pairs)
+        if not pairs:
+            return
+        order = self._floor.order(np.array(pairs, dtype=np.int64)).tolist()
+        k = self.config.hamming
+        for (a, b), _ in sorted(zip(pairs, order, strict=True), key=lambda p: p[1]):
+            distance = (self._fingerprint_of(a) ^ self._fingerprint_of(b)).bit_count()
+            if distance > k:
                 continue
-            # Records L3 already placed in a group are skipped: their group is represented
-            # in this index by whichever member came alone, and jieba is the costliest step.
-            if not standalone and self._groups.size(item) > 1:
-                continue
-            if rec.simhash is None:
-                rec.simhash = self._hasher.fingerprint(self._light_of(item))
-                self._stats["simhash_computed"] += 1
-            for other, distance in self._simhash.query(rec.simhash):
-                if other != item and self._shares_enough(item, other):
-                    score = 1.0 - distance / 64
-                    self._union_checked(item, other, SIMHASH, score, f"SimHash distance {distance}")
-            self._simhash.insert(item, rec.simhash)
+            score = 1.0 - distance / 64
+            self._union_checked(a, b, SIMHASH, score, f"SimHash distance {distance}")
 
-    def _shares_enough(self, a: int, b: int) -> bool:
-        """The SimHash floor: bigram Jaccard >= simhash_min_jaccard (see dedupe.toml)."""
-        x, y = self._core_bigrams(a), self._core_bigrams(b)
-        union = len(x | y)
-        ok = not union or len(x & y) >= self.config.simhash_min_jaccard * union - 1e-9
-        if not ok:
-            self._stats["simhash_below_jaccard_floor"] += 1
-        return ok
-
-    def _core_bigrams(self, item: int) -> set[int]:
-        """The bigram set L3 compares: the core, function particles dropped."""
-        rec = self._recs[item]
-        return bigrams(rec.folded[rec.core[0] : rec.core[1]].translate(self._filler))
+    def _dense_simhash_pairs(self, eligible: list[int]) -> list[tuple[int, int]]:
+        """Pairs of dense records (one of them new), SimHash distance <= k, at or above the
+        floor."""
+        dense = [r for r in eligible if self._tokens.dense_row(r)]
+        if not dense:
+            return []
+        if self._unprinted:  # loaded members not yet in the SimHash tables
+            waiting, self._unprinted = self._unprinted, []
+            self._prefetch([r for r in waiting if r not in self._simhash])
+            for row in waiting:
+                self._prints.insert(row, self._fingerprint_of(row))
+        self._prefetch([r for r in dense if r not in self._simhash])
+        position = self._floor.position
+        found = []
+        for row in dense:
+            fingerprint = self._fingerprint_of(row)
+            mine = position(row)
+            for other, _ in self._prints.query(fingerprint):
+                if other != row and 0 <= position(other) < mine:  # indexed, and before row
+                    found.append((row, other))
+            self._prints.insert(row, fingerprint)
+        if not found:
+            return []
+        a, b = np.array(found, dtype=np.int64).T
+        floor = self._floor.jaccard(a, b) >= self.config.simhash_min_jaccard - 1e-12
+        return [pair for pair, ok in zip(found, floor.tolist(), strict=True) if ok]
 
     # ---------------------------------------------------------------- merging
 
@@ -359,105 +411,139 @@ class Engine:
             return False
         loser, winner = groups.union(a, b)  # type: ignore[misc]
         via, partner = (a, b) if loser == ra else (b, a)
-        why = f"{what} with #{partner}" if via == loser else f"{what}: #{via} with #{partner}"
+        ids = self._ids
+        why = (
+            f"{what} with #{ids[partner]}"
+            if via == loser
+            else f"{what}: #{ids[via]} with #{ids[partner]}"
+        )
         self._note_loss(loser, winner, layer, score, why)
         return True
 
     def _note_loss(self, loser: int, winner: int, layer: str, score: float, why: str) -> None:
-        self._lost.setdefault(loser, (layer, score, why))
+        if loser not in self._lost_layer:
+            self._lost_layer[loser] = layer
+            self._lost_score[loser] = score
+            self._lost_why[loser] = why
         self._stats[f"{layer}_merges"] += 1
         if loser in self._mixed:
             self._mixed.discard(loser)
             self._mixed.add(winner)
 
     def _take_merges(self) -> list[Merge]:
-        find = self._groups.find
+        find, ids = self._groups.find, self._ids
+        score, why = self._lost_score, self._lost_why
         merges = [
-            Merge(dup=loser, into=find(loser), layer=layer, score=round(score, 4), why=why)
-            for loser, (layer, score, why) in self._lost.items()
-        ]
-        self._lost = {}
+            Merge(dup=ids[loser], into=ids[find(loser)], layer=layer,
+                  score=round(score[loser], 4), why=why[loser])
+            for loser, layer in self._lost_layer.items()
+        ]  # fmt: skip
+        self._lost_layer, self._lost_score, self._lost_why = {}, {}, {}
         return merges
 
     # ---------------------------------------------------------------- per-record data
 
-    def _guard_key(self, item: int) -> int:
-        rec = self._recs[item]
-        if rec.guard is None:
-            rec.guard = self._guard.key(self._light_of(item))
-            if not rec.cored():
-                rec.guard_full = rec.guard
-        return rec.guard
+    def _core_text(self, row: int) -> str:
+        folded = self._folded[row]
+        span = self._core.get(row)
+        return folded if span is None else folded[span[0] : span[1]]
 
-    def _light_of(self, item: int, whole: bool = False) -> str:
+    def _core_length(self, row: int) -> int:
+        span = self._core.get(row)
+        return len(self._folded[row]) if span is None else span[1] - span[0]
+
+    def _guard_key(self, row: int) -> int:
+        guard = self._guard[row]
+        if guard is None:
+            guard = self._guard[row] = self._guarder.key(self._light_of(row))
+        return guard
+
+    def _fingerprint_of(self, row: int) -> int:
+        fingerprint = self._simhash.get(row)
+        if fingerprint is None:
+            fingerprint = self._simhash[row] = self._hasher.fingerprint(self._light_of(row))
+            self._stats["simhash_computed"] += 1
+        return fingerprint
+
+    def _light_of(self, row: int, whole: bool = False) -> str:
         """The light text of a record's core (or of all of it)."""
-        rec = self._recs[item]
-        lt = rec.light
+        lt = self._light.get(row)
         if lt is None:
-            if rec.text is None:
-                self._prefetch([item])
-            lt = light(rec.text or "")
-        if whole or not rec.cored():
+            text = self._texts[row]
+            if text is None:
+                self._prefetch([row])
+                text = self._texts[row] or ""
+            lt = light(text)
+        span = self._core.get(row)
+        if whole or span is None:
             return lt
-        return light_slice(lt, *rec.core)
+        return light_slice(lt, *span)
 
-    def _prefetch(self, items: list[int]) -> None:
-        missing = [i for i in items if self._recs[i].text is None]
+    def _prefetch(self, rows: list[int]) -> None:
+        missing = [r for r in rows if self._texts[r] is None]
         if missing and self._fetch is not None:
-            texts = self._fetch(missing)
-            for item in missing:
-                self._recs[item].text = texts[item]
+            texts = self._fetch([self._ids[r] for r in missing])
+            for row in missing:
+                self._texts[row] = texts[self._ids[row]]
 
     # ---------------------------------------------------------------- loading
 
-    def _from_signature(self, sig: bytes) -> _Rec | None:
+    def _from_signature(self, item: int, ts: str | None, sig: bytes) -> bool:
+        """Add a record from its signature; False (nothing added) if the signature is stale."""
         if len(sig) < _SIG_HEAD.size:
-            return None
+            return False
         version, flags, fingerprint, tkey, guard, simhash, size = _SIG_HEAD.unpack_from(sig)
         if version != _SIG_VERSION or fingerprint != self._fingerprint:
-            return None
-        folded = sig[_SIG_HEAD.size :].decode("utf-8", "surrogatepass")
-        rec = _Rec(None, folded, size)
-        rec.tkey = tkey
-        rec.guard = rec.guard_full = guard
+            return False
+        if item in self._row:
+            raise ValueError(f"record {item} was already added to this engine")
+        row = self._groups.add(ts, size, item)
+        self._ids.append(item)
+        self._row[item] = row
+        self._texts.append(None)
+        self._folded.append(sig[_SIG_HEAD.size :].decode("utf-8", "surrogatepass"))
+        self._tkey.append(tkey)
+        self._guard.append(guard)
         if flags & _HAS_SIMHASH:
-            rec.simhash = simhash
-        return rec
+            self._simhash[row] = simhash
+        return True
 
     def _restore(self, attach: list[tuple[int, int]]) -> None:
-        recs, groups = self._recs, self._groups
+        rows, groups = self._row, self._groups
         for item, into in attach:
-            if into in recs:
-                groups.attach(item, groups.find(into))
-        families = self._families
+            if into in rows:
+                groups.attach(rows[item], rows[into])
+        everything = list(range(len(self._ids)))
         if TEMPLATE in self.layers:
-            families.add((i, r.tkey) for i, r in recs.items() if r.tkey)
-            for item, rec in recs.items():
-                if rec.tkey and families.is_family(rec.tkey) and groups.size(item) > 1:
-                    self._mixed.add(groups.find(item))
-        everything = list(recs)
-        if self.layers - {TEMPLATE}:
-            self._boilerplate.add((i, recs[i].folded) for i in everything)
-            self._apply_boilerplate(*self._boilerplate.all_groups(), new=set())
-        todo = [i for i in everything if not self._in_family(i)]
+            families = self._families
+            families.add((r, k) for r in everything if (k := self._tkey[r]))
+            for r in everything:
+                if self._in_family(r) and groups.size(r) > 1:
+                    self._mixed.add(groups.find(r))
+        if not self.layers - {TEMPLATE}:
+            return
+        folded = self._folded
+        heads, tails = self._boilerplate.add((r, folded[r]) for r in everything)
+        self._apply_boilerplate(heads, tails, new=set())
+        todo = [r for r in everything if not self._in_family(r)]
+        self._tokens.put(todo, [self._core_text(r).translate(self._filler) for r in todo])
         if JACCARD in self.layers:
-            pending = []
-            for item in todo:
-                rec = recs[item]
-                core = rec.folded[rec.core[0] : rec.core[1]]
-                if self._exact.setdefault(core, item) == item:
-                    pending.append((item, bigrams(core.translate(self._filler))))
-            self._jaccard.insert_all(pending)
+            self._jaccard.insert(
+                [r for r in todo if self._exact.setdefault(self._core_text(r), r) == r]
+            )
         if SIMHASH in self.layers:
+            # The records L4 indexed during add(): dense ones were fingerprinted then, so
+            # they are those with a stored fingerprint (or alone in their group: a signature
+            # made without L4); other long records are indexed if canonical.
             minimum = self.config.simhash_min_chars
-            roots = [
-                i
-                for i in todo
-                if groups.find(i) == i and recs[i].core[1] - recs[i].core[0] >= minimum
-            ]
-            self._prefetch([i for i in roots if recs[i].simhash is None])
-            for item in roots:
-                rec = recs[item]
-                if rec.simhash is None:
-                    rec.simhash = self._hasher.fingerprint(self._light_of(item))
-                self._simhash.insert(item, rec.simhash)
+            members = []
+            for r in todo:
+                if self._core_length(r) < minimum:
+                    continue
+                if not self._tokens.dense_row(r):
+                    if groups.find(r) == r:
+                        members.append(r)
+                elif r in self._simhash or groups.size(r) == 1:
+                    members.append(r)
+            self._floor.insert(members)
+            self._unprinted = [r for r in members if self._tokens.dense_row(r)]

@@ -112,14 +112,29 @@ class Guard:
         self._zh_numerals = re.compile(
             "[零〇一二三四五六七八九十百千万两]+(?=[个条次天年月日号点岁位本只件周])"
         )
-        self._words = re.compile(r"[a-z]+(?:['’]t\b)?")
+        # Only lexicon words and "n't" endings matter, so only those are matched: a run of
+        # letters not preceded by a letter (where `[a-z]+` would start), ending in 't or being
+        # a lexicon word (a spelling with other characters can never be such a run).
+        ascii_words = [
+            w
+            for table in (self._word_negation, self._word_number, self._word_slot,
+                          self._word_slot_before_number)
+            for w in table
+            if re.fullmatch("[a-z]+", w)
+        ]  # fmt: skip
+        self._words = re.compile(
+            r"(?<![a-z])(?:[a-z]+['’]t\b|" + _trie_regex(ascii_words) + "(?![a-z]))"
+        )
+        # ASCII text cannot hold a CJK lexicon entry or a Chinese numeral.
+        self._cjk_only = not any(entry.isascii() for entry in self._lexicon)
 
     def facts(self, light: str) -> GuardFacts:
         """GuardFacts of `light`, a text already NFKC-normalised and casefolded."""
         numbers: set[str] = set()
         negations: list[str] = []
         slots: set[tuple[str, str]] = set()
-        for found in self._cjk.findall(light):
+        cjk = not (self._cjk_only and light.isascii())
+        for found in self._cjk.findall(light) if cjk else ():
             meaning = self._lexicon[found]
             if isinstance(meaning, tuple):
                 slots.add(meaning)
@@ -127,9 +142,9 @@ class Guard:
                 negations.append(meaning)
         for found in self._digits.findall(light):
             numbers.update(_numbers(found))
-        for found in self._zh_numerals.findall(light):
+        for found in self._zh_numerals.findall(light) if cjk else ():
             numbers.add(str(zh_number(found)))
-        for m in self._words.finditer(light):
+        for m in self._words.finditer(light) if _LETTER.search(light) else ():
             word = m.group()
             if word[-2:] in ("'t", "’t"):
                 negations.append("not")
@@ -147,6 +162,7 @@ class Guard:
         return self.facts(light).key()
 
 
+_LETTER = re.compile("[a-z]")  # a plain class scans fast; the word pattern cannot (lookbehind)
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 

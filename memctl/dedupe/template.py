@@ -19,6 +19,7 @@ from memctl.normalise import _fold_table
 
 SLOT = "\ue000"  # a private-use character: never in real text, kept by the fold table
 _SLOT_RUNS = re.compile(SLOT + "{2,}")
+_DIGIT_OR_SLOT_RUNS = re.compile("[0-9" + SLOT + "]+")
 
 
 class Masker:
@@ -26,33 +27,64 @@ class Masker:
 
     def __init__(self, config: DedupeConfig) -> None:
         self._patterns = [
-            (re.compile(regex), triggers) for _name, regex, triggers in config.mask_patterns
+            (re.compile(regex), _any_of(triggers))
+            for _name, regex, triggers in config.mask_patterns
         ]
         self._min_literal = config.template_min_literal
         table: dict[int, str | None] = dict(_fold_table())
         table.update({ord(d): SLOT for d in "0123456789"})
         self._table = table
+        # A text none of whose patterns can fire and without digits has no key. Most texts are
+        # like that, and a few C-speed scans say so (a pattern only runs when one of its
+        # triggers occurs, and a substitution only inserts SLOT, so it cannot add a trigger).
+        every = {t for _n, _r, triggers in config.mask_patterns for t in triggers}
+        self._maybe_chars = _any_of({t for t in every if len(t) == 1} | {*"0123456789", SLOT})
+        self._maybe_words = sorted(t for t in every if len(t) > 1)
+        self._always = [pattern for pattern, trigger in self._patterns if trigger is None]
 
     def masked(self, light: str) -> str:
         """`light` with slots replaced, punctuation kept: for showing a family to a human."""
-        for pattern, triggers in self._patterns:
-            if not triggers or any(t in light for t in triggers):
+        for pattern, trigger in self._patterns:
+            if trigger is None or trigger.search(light):
                 light = pattern.sub(SLOT, light)
         return light
 
-    def key(self, light: str) -> str | None:
-        """The template key of a light text, or None when it cannot head a family.
+    def key(self, light: str, folded: str | None = None) -> str | None:
+        """The template key of a light text (`folded`, if given, is fold(light)), or None when
+        it cannot head a family.
 
         None when nothing was masked (copies without slots are exact duplicates, found by the
         other layers) or when too little literal text is left to call it a template.
         """
-        key = self.masked(light).translate(self._table)
+        if not (
+            (self._maybe_chars and self._maybe_chars.search(light))
+            or any(word in light for word in self._maybe_words)
+            or any(pattern.search(light) for pattern in self._always)
+        ):
+            return None
+        masked = self.masked(light)
+        if masked is light and folded is not None:
+            key = _DIGIT_OR_SLOT_RUNS.sub(SLOT, folded)  # the translation below, cheaper
+        else:
+            key = _SLOT_RUNS.sub(SLOT, masked.translate(self._table))
         if SLOT not in key:
             return None
-        key = _SLOT_RUNS.sub(SLOT, key)
         if len(key) - key.count(SLOT) < self._min_literal:
             return None
         return key
+
+
+def _any_of(triggers: Iterable[str]) -> re.Pattern[str] | None:
+    """A regex finding any of the strings (None for none: the pattern always runs). One
+    character class where it can be: that scan runs at memchr speed."""
+    chars = sorted(t for t in triggers if len(t) == 1)
+    words = sorted(t for t in triggers if len(t) > 1)
+    if not chars and not words:
+        return None
+    parts = [re.escape(w) for w in words]
+    if chars:
+        parts.append("[" + "".join(re.escape(c) for c in chars) + "]")
+    return re.compile("|".join(parts))
 
 
 def key_hash(key: str) -> int:
@@ -72,25 +104,40 @@ def show(masked: str, limit: int = 40) -> str:
 
 
 class Families:
-    """Which records share each template key, and which keys have become families."""
+    """Which records share each template key, and which keys have become families.
+
+    Most keys belong to one record (a text with a unique number): those map to the record
+    itself, and only a shared key gets a list, so 200k records do not leave 200k lists for
+    the garbage collector to walk.
+    """
 
     def __init__(self, family_min: int) -> None:
         self.family_min = family_min
-        self._members: dict[int, list[int]] = {}
+        self._members: dict[int, int | list[int]] = {}
         self._formed: set[int] = set()
 
     def add(self, pairs: Iterable[tuple[int, int]]) -> set[int]:
         """Record (id, key) pairs; return the keys that are families and gained members."""
         touched = set()
+        members = self._members
         for item, key in pairs:
-            self._members.setdefault(key, []).append(item)
+            held = members.get(key)
+            if held is None:
+                members[key] = item
+            elif isinstance(held, list):
+                held.append(item)
+            else:
+                members[key] = [held, item]
             touched.add(key)
-        ready = {k for k in touched if len(self._members[k]) >= self.family_min}
+        ready = {k for k in touched if len(self.members(k)) >= self.family_min}
         self._formed |= ready
         return ready
 
     def members(self, key: int) -> list[int]:
-        return self._members.get(key, [])
+        held = self._members.get(key)
+        if held is None:
+            return []
+        return held if isinstance(held, list) else [held]
 
     def is_family(self, key: int) -> bool:
         return key in self._formed

@@ -4,21 +4,18 @@ Canonical = earliest time; ties go to the most informative (longest) text, then 
 Records without a time sort after every dated one. Because the root is the canonical, a union
 either keeps a root or hands it over, and the record that stops being a root is exactly the one
 to report as merged away (with its whole group following it).
+
+Records are the engine's row numbers (0, 1, 2… in the order they were added); what orders them
+is kept in three flat arrays rather than a tuple per record.
 """
 
 from __future__ import annotations
 
+import math
+from array import array
 from datetime import UTC, datetime
 
-OrderKey = tuple[int, float, int, int]
-
-
-def order_key(item: int, ts: str | None, length: int) -> OrderKey:
-    """Sort key for choosing a canonical: smaller wins."""
-    when = parse_ts(ts)
-    if when is None:
-        return (1, 0.0, -length, item)
-    return (0, when, -length, item)
+OrderKey = tuple[float, int, int]
 
 
 def parse_ts(ts: str | None) -> float | None:
@@ -35,44 +32,64 @@ def parse_ts(ts: str | None) -> float | None:
 
 
 class Groups:
-    """Union-find over record ids with the canonical as root."""
+    """Union-find over rows with the canonical as root."""
 
     def __init__(self) -> None:
-        self._parent: dict[int, int] = {}
-        self._key: dict[int, OrderKey] = {}
-        self._size: dict[int, int] = {}
+        self._parent: list[int] = []
+        self._size: list[int] = []
+        self._when = array("d")  # POSIX time; +inf when unknown (after every dated record)
+        self._length = array("q")
+        self._id = array("q")
 
-    def __contains__(self, item: int) -> bool:
-        return item in self._parent
+    def __len__(self) -> int:
+        return len(self._parent)
 
-    def add(self, item: int, key: OrderKey) -> None:
-        self._parent[item] = item
-        self._key[item] = key
-        self._size[item] = 1
+    def add(self, ts: str | None, length: int, ident: int) -> int:
+        """A new single-record group; returns its row."""
+        row = len(self._parent)
+        when = parse_ts(ts)
+        self._parent.append(row)
+        self._size.append(1)
+        self._when.append(math.inf if when is None else when)
+        self._length.append(length)
+        self._id.append(ident)
+        return row
 
-    def attach(self, item: int, root: int) -> None:
-        """Put an already-merged record under its canonical (rebuilding stored state)."""
-        self._parent[item] = root
-        self._size[root] = self._size.get(root, 1) + 1
+    def length(self, row: int) -> int:
+        return self._length[row]
 
-    def find(self, item: int) -> int:
+    def key(self, row: int) -> OrderKey:
+        """Sort key for choosing a canonical: smaller wins."""
+        return (self._when[row], -self._length[row], self._id[row])
+
+    def attach(self, row: int, root: int) -> None:
+        """Put an already-merged record (and whatever it holds) under its canonical, whatever
+        their order keys say (rebuilding stored state)."""
+        mine, root = self.find(row), self.find(root)
+        if mine != root:
+            self._parent[mine] = root
+            self._size[root] += self._size[mine]
+            self._size[mine] = 0
+
+    def find(self, row: int) -> int:
         parent = self._parent
-        root = item
+        root = row
         while parent[root] != root:
             root = parent[root]
-        while parent[item] != root:  # path compression
-            parent[item], item = root, parent[item]
+        while parent[row] != root:  # path compression
+            parent[row], row = root, parent[row]
         return root
 
-    def size(self, item: int) -> int:
-        return self._size[self.find(item)]
+    def size(self, row: int) -> int:
+        return self._size[self.find(row)]
 
     def union(self, a: int, b: int) -> tuple[int, int] | None:
         """Join the groups of a and b; return (loser, winner) roots, or None if already one."""
         ra, rb = self.find(a), self.find(b)
         if ra == rb:
             return None
-        winner, loser = (ra, rb) if self._key[ra] <= self._key[rb] else (rb, ra)
+        winner, loser = (ra, rb) if self.key(ra) <= self.key(rb) else (rb, ra)
         self._parent[loser] = winner
-        self._size[winner] += self._size.pop(loser)
+        self._size[winner] += self._size[loser]
+        self._size[loser] = 0
         return loser, winner

@@ -7,13 +7,15 @@ near and long-edited copies, template noise, pinned-preamble records). Each run 
 child process (fork), so peak RSS is per run (it includes the corpus held by the parent).
 
   engine  memctl.dedupe.Engine().add(all records): template folding, boilerplate, bigram
-          Jaccard (prefix filter + LSH), SimHash, guard, union-find
+          Jaccard (numpy prefix-filter join + LSH for English), SimHash, guard, union-find
   peer    NFKC + sha256 exact skip, datasketch.MinHashLSH(threshold=0.75, num_perm=128) on
           character bigrams (query, then insert), simhash.SimhashIndex(k=3), one executemany
           into SQLite
 
 Also reported: datasketch's default bands/rows for t = 0.75 and how many true pairs with
-Jaccard in [0.75, 0.80) they miss; jieba's first-use dictionary load time; merges per layer.
+Jaccard in [0.75, 0.80) they miss; jieba's first-use dictionary load time; merges per layer;
+and the incremental path: an engine rebuilt from the stored signatures of the largest corpus
+taking 1,000 new records in batches of 50 (what an import of small files does).
 """
 
 from __future__ import annotations
@@ -89,8 +91,10 @@ def in_child(fn: Callable[[list[Rec]], dict[str, Any]], records: list[Rec]) -> d
     queue = ctx.Queue()
 
     def target() -> None:
+        start = resident_mb()  # the forked child starts holding the parent's corpus
         result = fn(records)
         result["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        result["rss_start_mb"] = start
         queue.put(result)
 
     child = ctx.Process(target=target)
@@ -98,6 +102,15 @@ def in_child(fn: Callable[[list[Rec]], dict[str, Any]], records: list[Rec]) -> d
     result = queue.get()
     child.join()
     return result
+
+
+def resident_mb() -> float:
+    """This process's resident memory now (Linux; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0.0
+    return pages * resource.getpagesize() / 2**20
 
 
 def jieba_load_seconds() -> float:
@@ -115,16 +128,19 @@ def datasketch_defaults(records: list[Rec], sample: int = 2000) -> str:
     from datasketch import MinHash, MinHashLSH
 
     from memctl.dedupe.config import DedupeConfig
-    from memctl.dedupe.jaccard import JaccardIndex
+    from memctl.dedupe.jaccard import MinHasher, PairFinder
     from memctl.dedupe.text import fold, light
+    from memctl.dedupe.tokens import TokenStore
 
     config = DedupeConfig.default()
-    texts = [fold(light(r.text)) for r in records]
-    unique = sorted(set(texts))
+    unique = sorted({fold(light(r.text)) for r in records})
     sets = [{t[i : i + 2] for i in range(max(1, len(t) - 1))} for t in unique]
-    ints = [{(ord(g[0]) << 21) | (ord(g[1]) if len(g) > 1 else 0x1FFFFF) for g in s} for s in sets]
-    index = JaccardIndex(0.75, config.rerank_growth, config.lsh_bands, config.lsh_rows)
-    pairs = [(a, b) for a, b, score in index.add(list(enumerate(ints))) if score < 0.80]
+    tokens = TokenStore()
+    tokens.put(range(len(unique)), unique)
+    index = PairFinder(tokens, 0.75, MinHasher(config.lsh_bands, config.lsh_rows))
+    x, y, scores = index.add(range(len(unique)))
+    pairs = [(a, b) for a, b, j in zip(x.tolist(), y.tolist(), scores.tolist(), strict=True)
+             if j < 0.80]  # fmt: skip
     random.Random(0).shuffle(pairs)
     pairs = pairs[:sample]
     probe = MinHashLSH(threshold=0.75, num_perm=128)
@@ -145,9 +161,31 @@ def datasketch_defaults(records: list[Rec], sample: int = 2000) -> str:
         f"datasketch MinHashLSH(threshold=0.75, num_perm=128) uses b={b} bands x r={r} rows: "
         f"P(candidate | J=0.75) = {theory:.2f}; of {len(pairs)} true pairs with J in "
         f"[0.75, 0.80), it missed {missed} ({missed / max(len(pairs), 1):.0%}). "
-        f"memctl: {config.lsh_bands} x {config.lsh_rows} for dense-dense pairs "
+        f"memctl: {config.lsh_bands} x {config.lsh_rows} for pairs of two English records "
         f"(P = {1 - (1 - 0.75**config.lsh_rows) ** config.lsh_bands:.6f}), exact elsewhere."
     )
+
+
+def run_incremental(records: list[Rec]) -> dict[str, Any]:
+    """Rebuild an engine from the signatures of all but the last 1,000 records, then add
+    those in batches of 50 (the inverted-index path)."""
+    from memctl.dedupe.simhash import Tokenizer
+
+    Tokenizer.words("预热")
+    old, new = records[:-1000], records[-1000:]
+    first = Engine()
+    first.add([Item(i, r.text, r.ts) for i, r in enumerate(old)])
+    rows = [(i, r.ts, first.signature(i), first.canonical(i)) for i, r in enumerate(old)]
+    texts = {i: r.text for i, r in enumerate(old)}
+    del first
+    started = time.perf_counter()
+    engine = Engine.load(rows, lambda ids: {i: texts[i] for i in ids})
+    loaded = time.perf_counter() - started
+    started = time.perf_counter()
+    for start in range(0, len(new), 50):
+        engine.add([Item(len(old) + start + j, r.text, r.ts)
+                    for j, r in enumerate(new[start : start + 50])])  # fmt: skip
+    return {"load": loaded, "seconds": time.perf_counter() - started}
 
 
 def main() -> None:
@@ -162,26 +200,40 @@ def main() -> None:
     table = []
     for n in args.sizes:
         records = build(n, seed=1)
-        engine = [in_child(run_engine, records) for _ in range(args.repeat)]
-        peer = [in_child(run_peer, records) for _ in range(args.repeat)]
+        engine, peer = [], []
+        for _ in range(args.repeat):  # interleaved, so both see the same machine load
+            engine.append(in_child(run_engine, records))
+            peer.append(in_child(run_peer, records))
         e = statistics.median(r["seconds"] for r in engine)
         p = statistics.median(r["seconds"] for r in peer)
         stats = engine[0]["stats"]
-        layers = {k: v for k, v in stats.items() if k.endswith("_merges")}
+        layers = {k[: -len("_merges")]: v for k, v in stats.items() if k.endswith("_merges")}
         rss = (max(r["rss_mb"] for r in engine), max(r["rss_mb"] for r in peer))
-        table.append((len(records), e, p, *rss, engine[0]["kept"], peer[0]["kept"]))
-        print(f"{len(records):>8} records: merges by layer {layers}; blocked by guard "
+        grown = [max(r["rss_mb"] - r["rss_start_mb"] for r in rs) for rs in (engine, peer)]
+        table.append((len(records), e, p, *rss, *grown, engine[0]["kept"], peer[0]["kept"]))
+        runs = [sorted(round(r["seconds"], 2) for r in rs) for rs in (engine, peer)]
+        print(f"{len(records):>8} records: engine runs {runs[0]} s, peer runs {runs[1]} s\n"
+              f"          merges by layer {layers}; blocked by guard "
               f"{stats.get('jaccard_blocked_by_guard', 0)} (L3) "
-              f"{stats.get('simhash_blocked_by_guard', 0)} (L4); "
-              f"L3 candidates {stats['jaccard_candidates']}, verified {stats['jaccard_verified']}",
-              flush=True)  # fmt: skip
+              f"{stats.get('simhash_blocked_by_guard', 0)} (L4); L3 candidates "
+              f"{stats['jaccard_candidates']}, verified {stats['jaccard_verified']}; L4 pairs "
+              f"examined {stats.get('simhash_candidates', 0)}, fingerprints "
+              f"{stats.get('simhash_computed', 0)}", flush=True)  # fmt: skip
         if n == args.sizes[0]:
             print(datasketch_defaults(records), flush=True)
+        if n == args.sizes[-1]:
+            inc = in_child(run_incremental, records)
+            print(f"          incremental: load {n - 1000} signatures {inc['load']:.2f} s, then "
+                  f"1,000 records in batches of 50: {inc['seconds']:.2f} s "
+                  f"(peak RSS {inc['rss_mb']:.0f} MB)", flush=True)  # fmt: skip
+    # Peak RSS of the run's process, and how much of it the run itself added (the forked
+    # child starts with the parent's corpus and generator state).
     print(f"\n{'records':>8} {'engine s':>9} {'peer s':>8} {'ratio':>6} {'engine MB':>10} "
-          f"{'peer MB':>8} {'engine kept':>12} {'peer kept':>10}")  # fmt: skip
-    for n, e, p, erss, prss, ekept, pkept in table:
+          f"{'peer MB':>8} {'engine +MB':>11} {'peer +MB':>9} {'engine kept':>12} "
+          f"{'peer kept':>10}")  # fmt: skip
+    for n, e, p, erss, prss, egrown, pgrown, ekept, pkept in table:
         print(f"{n:>8} {e:>9.2f} {p:>8.2f} {e / p:>6.2f} {erss:>10.0f} {prss:>8.0f} "
-              f"{ekept:>12} {pkept:>10}")  # fmt: skip
+              f"{egrown:>11.0f} {pgrown:>9.0f} {ekept:>12} {pkept:>10}")  # fmt: skip
     if len(table) > 1:
         (n0, e0, p0, *_), (n1, e1, p1, *_) = table[0], table[-1]
         print(f"\nscaling {n0} -> {n1} records: engine x{e1 / e0:.1f}, peer x{p1 / p0:.1f} "
