@@ -38,7 +38,7 @@ def _texts(user: UserStore, ids: Sequence[int]) -> dict[int, str]:
     for i in range(0, len(ids), 500):
         chunk = list(ids[i : i + 500])
         rows = user.conn.execute(
-            f"SELECT id, content FROM entries WHERE user_id = ? AND id IN ({_marks(chunk)})",
+            f"SELECT id, content FROM entries WHERE +user_id = ? AND id IN ({_marks(chunk)})",
             [user.user_id, *chunk],
         )
         found.update((r[0], r[1]) for r in rows)
@@ -118,7 +118,8 @@ def survivors(user: UserStore, ids: Iterable[int]) -> dict[int, int]:
     for i in range(0, len(wanted), 500):
         chunk = wanted[i : i + 500]
         rows = user.conn.execute(
-            f"SELECT id, merged_into FROM entries WHERE user_id = ? AND id IN ({_marks(chunk)})",
+            # "+user_id": look ids up directly, not by scanning the user index (4.4 s at 200k).
+            f"SELECT id, merged_into FROM entries WHERE +user_id = ? AND id IN ({_marks(chunk)})",
             [user.user_id, *chunk],
         )
         out.update((r[0], r[1] or r[0]) for r in rows)

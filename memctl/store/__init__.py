@@ -11,6 +11,7 @@ Design rules:
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -49,17 +50,30 @@ class Store:
     @classmethod
     def open(cls, path: Path) -> Store:
         """Open (creating if needed) the database at `path`, migrated to the current schema."""
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            conn = _connect(str(path))
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            # Random-order hash index inserts thrash the default 2 MB page cache on big imports.
-            conn.execute("PRAGMA cache_size=-131072")
-            return cls(conn, str(path))
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"cannot open database {path}: {exc}") from exc
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                conn = _connect(str(path))
+                try:
+                    conn.execute("PRAGMA journal_mode=WAL")
+                    conn.execute("PRAGMA synchronous=NORMAL")
+                    conn.execute("PRAGMA foreign_keys=ON")
+                    # Random-order hash index inserts thrash the default 2 MB page cache.
+                    conn.execute("PRAGMA cache_size=-131072")
+                    return cls(conn, str(path))
+                except BaseException:
+                    conn.close()
+                    raise
+            except sqlite3.OperationalError as exc:
+                # Two processes creating the same new database: switching it to WAL can
+                # fail at once with "locked" instead of waiting on the busy timeout.
+                if "locked" in str(exc) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                    continue
+                raise StoreError(f"cannot open database {path}: {exc}") from exc
+            except (sqlite3.Error, OSError) as exc:
+                raise StoreError(f"cannot open database {path}: {exc}") from exc
 
     @classmethod
     def open_scratch(cls, path: Path) -> Store:
