@@ -22,7 +22,6 @@ import orjson
 
 from memctl import CONTEXT_MARKER, conflicts, merge
 from memctl.classify import classify, injection, secrets
-from memctl.classify.facts import extract as extract_fact
 from memctl.dedupe import Engine, Item, Merge
 from memctl.errors import InputNotFound
 from memctl.ingest.detect import READERS, UnknownFormat, detect
@@ -414,11 +413,9 @@ def _classified(job: _Job) -> dict[str, Any]:
         "expires_at": c.expires_at, "status": c.status,
         "review_reasons": orjson.dumps(list(c.reasons)).decode() if c.reasons else None,
     }  # fmt: skip
-    # Facts shape supersede chains only where they are about the real user.
-    if c.realm == "real" and (fact := extract_fact(content)) is not None:
-        fields.update(
-            fact_key="|".join(fact.key), fact_value=fact.value, fact_certain=int(fact.certain)
-        )
+    # Facts shape supersede chains only where they are about the real user (same rule as
+    # re-classify and edit use).
+    fields.update(conflicts.fact_fields(content, c.realm))
     return fields
 
 
