@@ -495,9 +495,15 @@ def test_crlf_and_bom(tmp_path: Path) -> None:
     assert [(r.line, r.text) for r in records(path)] == [(1, "one"), (2, "two")]
 
 
-def test_unknown_objects_yield_nothing(tmp_path: Path) -> None:
-    path = write_jsonl(tmp_path, [{"foo": 1}, {"type": "world_state"}, {"text": "no session"}])
-    assert read(path) == []
+def test_unknown_objects_are_counted_never_silently_lost(tmp_path: Path) -> None:
+    # A typed event is a known family's structural line; an object of no known shape is a
+    # record skipped with a reason, so the import report accounts for its line.
+    lines = [{"foo": 1}, {"type": "world_state"}, {"text": "no session"}, {"record_type": "state"}]
+    path = write_jsonl(tmp_path, lines)
+    assert [(r.line, r.skip) for r in read(path)] == [
+        (1, "unrecognised item"),
+        (3, "unrecognised item"),
+    ]
 
 
 # --- properties ----------------------------------------------------------------------------------

@@ -8,10 +8,11 @@ from pathlib import Path
 import orjson
 
 from memctl.ingest.textio import iter_lines
-from memctl.ingest.transcripts import Context, records_from_item
-from memctl.models import Record, Rejection
+from memctl.ingest.transcripts import Context, is_transcript_item, records_from_item
+from memctl.models import MESSAGE, Record, Rejection
 
 FORMAT = "jsonl"
+UNRECOGNISED = "unrecognised item"
 
 
 def read_jsonl(path: Path) -> Iterator[Record | Rejection]:
@@ -31,7 +32,12 @@ def read_jsonl(path: Path) -> Iterator[Record | Rejection]:
         if not isinstance(obj, dict):
             yield Rejection(ctx.path, number, f"expected a JSON object, got {_kind(obj)}")
             continue
-        yield from records_from_item(obj, number, ctx)
+        records = records_from_item(obj, number, ctx)
+        if not records and not is_transcript_item(obj) and not isinstance(obj.get("type"), str):
+            # No known shape (a typed event is a known family's structural line): counted as
+            # a skipped record, so the report accounts for the line instead of losing it.
+            records = [Record("", ctx.path, number, FORMAT, MESSAGE, skip=UNRECOGNISED)]
+        yield from records
 
 
 def session_from_name(path: Path) -> str | None:

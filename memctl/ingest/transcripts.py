@@ -217,6 +217,9 @@ def is_transcript_item(obj: dict[str, Any]) -> bool:
         or ("cursor" in obj and "content" in obj)
         or "display" in obj
         or ("text" in obj and "session_id" in obj)
+        # Codex rollouts from before the envelope: a bare header line and state markers.
+        or ("instructions" in obj and "id" in obj)
+        or "record_type" in obj
     )
 
 
