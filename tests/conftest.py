@@ -4,7 +4,7 @@ environment, and a wide terminal so rendered tables and help are stable."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from memctl.cli import app
+from memctl.store import Store
 
 WIDE = {"COLUMNS": "200", "LINES": "50"}
 
@@ -110,3 +111,11 @@ def tree(tmp_path: Path) -> Callable[..., Path]:
         return root
 
     return build
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[Store]:
+    """The test database, opened (and migrated) through memctl's own store."""
+    opened = Store.open(db_path)
+    yield opened
+    opened.close()

@@ -22,6 +22,9 @@ from typing import Any
 
 import orjson
 
+from memctl.normalise import norm_hash
+from memctl.store import Store
+
 # Columns that legitimately differ between two correct runs over the same input.
 VOLATILE_COLUMNS = frozenset(
     {"id", "created_at", "updated_at", "run_id", "started_at", "finished_at", "at"}
@@ -354,3 +357,10 @@ def write_big_tree(
                 out.append(orjson.dumps({"role": "assistant", "content": f"Noted ({i})."}))
         (sessions / f"s{f}.jsonl").write_bytes(b"\n".join(out) + b"\n")
     return root
+
+
+def add(store: Store, content: str, user: str = "alice", **fields: Any) -> int:
+    """Insert one entry with explicit fields through the store; returns its id."""
+    row = {"content": content, "norm_hash": norm_hash(content), **fields}
+    with store.transaction():
+        return store.for_user(user).add_entries([row])[row["norm_hash"]]

@@ -16,9 +16,9 @@ from typing import Any
 import orjson
 import pytest
 from conftest import Run
+from helpers_state import add
 
 from memctl import consolidate
-from memctl.normalise import norm_hash
 from memctl.store import Store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs flock and SIGKILL")
@@ -32,20 +32,6 @@ def iso(moment: datetime) -> str:
 
 def ago(days: float, base: datetime = NOW) -> str:
     return iso(base - timedelta(days=days))
-
-
-@pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    opened = Store.open(db_path)
-    yield opened
-    opened.close()
-
-
-def add(store: Store, content: str, user: str = "alice", **fields: Any) -> int:
-    """Insert one entry with explicit fields; returns its id."""
-    row = {"content": content, "norm_hash": norm_hash(content), **fields}
-    with store.transaction():
-        return store.for_user(user).add_entries([row])[row["norm_hash"]]
 
 
 def entries(db: Path) -> list[tuple[Any, ...]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -11,24 +11,11 @@ from typing import Any
 import orjson
 import pytest
 from conftest import Run
+from helpers_state import add
 
 from memctl import CONTEXT_MARKER, context, search
 from memctl.context import count_tokens
-from memctl.normalise import norm_hash
 from memctl.store import Store
-
-
-@pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    opened = Store.open(db_path)
-    yield opened
-    opened.close()
-
-
-def add(store: Store, content: str, user: str = "alice", **fields: Any) -> int:
-    row = {"content": content, "norm_hash": norm_hash(content), **fields}
-    with store.transaction():
-        return store.for_user(user).add_entries([row])[row["norm_hash"]]
 
 
 def ids(block: dict[str, Any]) -> list[int]:

@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 from conftest import Run
+from helpers_state import add
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memctl import search
-from memctl.normalise import norm_hash
 from memctl.store import Store
-
-
-@pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    opened = Store.open(db_path)
-    yield opened
-    opened.close()
-
-
-def add(store: Store, content: str, user: str = "alice", **fields: Any) -> int:
-    row = {"content": content, "norm_hash": norm_hash(content), **fields}
-    with store.transaction():
-        return store.for_user(user).add_entries([row])[row["norm_hash"]]
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -14,25 +13,12 @@ from typing import Any
 import orjson
 import pytest
 from conftest import Run
+from helpers_state import add
 
 from memctl import consolidate
-from memctl.normalise import norm_hash
 from memctl.store import Store
 
 NEVER = "consolidation has never completed on this database"
-
-
-@pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    opened = Store.open(db_path)
-    yield opened
-    opened.close()
-
-
-def add(store: Store, content: str, user: str = "alice", **fields: Any) -> int:
-    row = {"content": content, "norm_hash": norm_hash(content), **fields}
-    with store.transaction():
-        return store.for_user(user).add_entries([row])[row["norm_hash"]]
 
 
 def status_json(run: Run, *args: str) -> dict[str, Any]:
