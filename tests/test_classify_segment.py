@@ -67,7 +67,7 @@ def all_patterns() -> list[tuple[str, int]]:
     _, index = injection._flags()
     found += [(g.pattern.pattern, g.pattern.flags) for _, g in index.always]
     found += [
-        (g.pattern.pattern, g.pattern.flags) for lst in index.by_gram.values() for _, g in lst
+        (g.pattern.pattern, g.pattern.flags) for lst in index.by_literal.values() for _, g in lst
     ]
     found += [(p.pattern, p.flags) for rule in facts._rules().facts for _, p in rule.patterns]
     return found

@@ -14,6 +14,7 @@ import importlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 # The regex parser is private API (re._parser since 3.11; sre_parse before, now deprecated).
@@ -105,6 +106,9 @@ def gated(pattern: str, flags: int = 0) -> Gated:
     return Gated(requirement(pattern, flags), re.compile(pattern, flags))
 
 
+# Classifying one entry consults several indexes (cues, injection, hedges, facts) for the same
+# text: its grams are built once (about a fifth of the classifier's time otherwise).
+@lru_cache(maxsize=256)
 def grams(folded: str) -> frozenset[str]:
     """Characters and character pairs of the text: the keys an `Index` is looked up by."""
     found = {folded[i : i + 2] for i in range(len(folded) - 1)}
@@ -117,13 +121,17 @@ class Index:
 
     def __init__(self, entries: list[tuple[int, Gated]]) -> None:
         self.always: list[tuple[int, Gated]] = []
-        by_gram: dict[str, list[tuple[int, Gated]]] = defaultdict(list)
+        # literal -> the patterns that need it; first two characters -> those literals.
+        self.by_literal: dict[str, list[tuple[int, Gated]]] = defaultdict(list)
         for owner, gate in entries:
             if not gate.needs:
                 self.always.append((owner, gate))
-            for key in {literal[:2] for literal in gate.needs}:
-                by_gram[key].append((owner, gate))
-        self.by_gram = dict(by_gram)
+            for literal in gate.needs:
+                self.by_literal[literal].append((owner, gate))
+        by_gram: dict[str, list[str]] = defaultdict(list)
+        for literal in self.by_literal:
+            by_gram[literal[:2]].append(literal)
+        self.by_gram = {key: tuple(literals) for key, literals in by_gram.items()}
         self.keys = frozenset(by_gram)
 
     def _candidates(
@@ -131,17 +139,14 @@ class Index:
     ) -> list[tuple[int, Gated]]:
         """Gated patterns whose required literal occurs in `folded`, owners in `skip` left out."""
         keys = (text_grams if text_grams is not None else grams(folded)) & self.keys
-        seen: set[int] = set()
-        out = []
+        found: dict[int, tuple[int, Gated]] = {}
         for key in keys:
-            for owner, gate in self.by_gram[key]:
-                if owner in skip or id(gate) in seen:
-                    continue
-                needs = gate.needs
-                if needs[0] in folded if len(needs) == 1 else any(n in folded for n in needs):
-                    seen.add(id(gate))
-                    out.append((owner, gate))
-        return out
+            for literal in self.by_gram[key]:
+                if literal in folded:
+                    for owner, gate in self.by_literal[literal]:
+                        if owner not in skip:
+                            found[id(gate)] = (owner, gate)
+        return list(found.values())
 
     def present(self, folded: str, text_grams: frozenset[str] | None = None) -> set[int]:
         """Owners with a pattern whose required literal occurs (the pattern may still fail)."""

@@ -33,7 +33,8 @@ class Cue:
 @dataclass(frozen=True)
 class Lexicon:
     cues: tuple[Cue, ...]
-    text_words: tuple[tuple[int, frozenset[str]], ...]  # (cue index, words) for cues on "text"
+    text_words: dict[str, tuple[int, ...]]  # word -> indices of the cues on "text" it fires
+    vocabulary: segment.Vocabulary  # the words of text_words
     text_patterns: Index  # patterns of cues on "text", owner = index into `cues`
     priors: dict[str, float]  # starting totals: "layer.profile", "realm.real", ...
     thresholds: dict[str, float]
@@ -67,9 +68,11 @@ def lexicon() -> Lexicon:
     raw = tomllib.loads(text)
     cues = tuple(_cue(c) for c in raw["cue"])
     segment.add_words(frozenset().union(*(c.words for c in cues)))
+    text_words = _by_word(cues)
     return Lexicon(
         cues=cues,
-        text_words=tuple((i, c.words) for i, c in enumerate(cues) if c.on == "text" and c.words),
+        text_words=text_words,
+        vocabulary=segment.Vocabulary(frozenset(text_words)),
         text_patterns=Index(
             [(i, p) for i, cue in enumerate(cues) if cue.on == "text" for p in cue.patterns]
         ),
@@ -81,6 +84,15 @@ def lexicon() -> Lexicon:
         base_importance={k: float(v) for k, v in raw["base"]["importance"].items()},
         base_emotion={k: float(v) for k, v in raw["base"].get("emotion", {}).items()},
     )
+
+
+def _by_word(cues: tuple[Cue, ...]) -> dict[str, tuple[int, ...]]:
+    found: dict[str, list[int]] = {}
+    for i, cue in enumerate(cues):
+        if cue.on == "text":
+            for word in cue.words:
+                found.setdefault(word, []).append(i)
+    return {word: tuple(owners) for word, owners in found.items()}
 
 
 @dataclass(frozen=True)
@@ -136,8 +148,7 @@ def _fired(
 ) -> list[int]:
     lex = lexicon()
     folded = segment.fold(text)
-    tokens = segment.tokens(folded)
-    fired = {i for i, words in lex.text_words if not words.isdisjoint(tokens)}
+    fired = {i for word in lex.vocabulary.found(folded) for i in lex.text_words[word]}
     for on, value in (("path", path), ("section", section), ("category", category)):
         if value:
             fired |= _field_hits(on, value)

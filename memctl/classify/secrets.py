@@ -63,18 +63,18 @@ def _detectors() -> tuple[_Detector, ...]:
 
 
 # Cheap gate: every detector needs one of these somewhere in the text (a long digit run, a
-# known prefix, a keyword). Most memory lines have none, and skip all the detectors.
+# known prefix, a keyword). Most memory lines have none, and skip all the detectors. Searched
+# in the lower-cased text: re.I would make this search three times slower.
 _GATE = re.compile(
-    r"\d{4}[ -]?\d{4}|-----BEGIN|eyJ|sk-|gh[pousr]_|github_pat_|glpat-|AKIA|ASIA|AGPA|AIDA|AROA"
-    r"|xox|hooks\.slack|AIza|_live_|_test_|hf_|npm_|://|bearer|pass|pwd|pin|key|token|secret"
-    r"|密码|口令|密钥|秘钥|令牌|PIN码",
-    re.I,
+    r"\d{4}[ -]?\d{4}|-----begin|eyj|sk-|gh[pousr]_|github_pat_|glpat-|akia|asia|agpa|aida|aroa"
+    r"|xox|hooks\.slack|aiza|_live_|_test_|hf_|npm_|://|bearer|pass|pwd|pin|key|token|secret"
+    r"|密码|口令|密钥|秘钥|令牌"
 )
 
 
 def redact(text: str) -> tuple[str, list[str]]:
     """`text` with each credential replaced by "[REDACTED:<kind>]", and the kinds found."""
-    if not _GATE.search(text):
+    if not _GATE.search(text.lower()):
         return text, []
     kinds: list[str] = []
     for detector in _detectors():

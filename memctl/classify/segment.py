@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import re
 import warnings
-from functools import cache
+from functools import cache, lru_cache
 from math import log
 from typing import Any
 
@@ -49,10 +49,18 @@ def add_words(words: frozenset[str]) -> None:
     for word in sorted(words):
         if _CJK_RUN.fullmatch(word):
             tokenizer.add_word(word)
+    _cut_run.cache_clear()
 
 
 def cut(run: str) -> list[str]:
     """Segment a run of CJK characters exactly as jieba's `lcut(run, HMM=False)` does."""
+    return list(_cut_run(run))
+
+
+# The same short runs (用户, 喜欢, a name) recur across a user's memories: remembering their
+# cuts takes a third off classification (tests/bench/bench_classify.py).
+@lru_cache(maxsize=1 << 16)
+def _cut_run(run: str) -> tuple[str, ...]:
     tokenizer = _tokenizer()
     get = tokenizer.FREQ.get
     log_total = log(tokenizer.total)
@@ -83,7 +91,7 @@ def cut(run: str) -> list[str]:
     while i < n:
         words.append(run[i : end[i]])
         i = end[i]
-    return words
+    return tuple(words)
 
 
 def fold(text: str) -> str:
@@ -91,9 +99,33 @@ def fold(text: str) -> str:
     return text.casefold().replace("\u2019", "'").replace("\u2018", "'")
 
 
+class Vocabulary:
+    """Words to find as whole tokens of a text (the lexicon's words).
+
+    A CJK run can only yield a word of the vocabulary as a token if it contains it, so only
+    such runs are segmented: about a third of them on tests/corpus.py's text, which halves
+    classification time (tests/bench/bench_classify.py). The answer is the same as segmenting
+    everything (tests/test_classify_segment.py).
+    """
+
+    def __init__(self, words: frozenset[str]) -> None:
+        self.words = words
+        cjk = sorted((w for w in words if _CJK_RUN.fullmatch(w)), key=len, reverse=True)
+        self._cjk = re.compile("|".join(map(re.escape, cjk))) if cjk else None
+
+    def found(self, folded: str) -> frozenset[str]:
+        """The vocabulary's words that are tokens of `folded` (already folded text)."""
+        found = set(_LATIN_WORD.findall(folded))
+        if self._cjk is not None:
+            for run in _CJK_RUN.findall(folded):
+                if self._cjk.search(run):
+                    found.update(_cut_run(run))
+        return self.words.intersection(found)
+
+
 def tokens(folded: str) -> frozenset[str]:
     """Word tokens of already folded text."""
     found = set(_LATIN_WORD.findall(folded))
     for run in _CJK_RUN.findall(folded):
-        found.update(cut(run))
+        found.update(_cut_run(run))
     return frozenset(found)
