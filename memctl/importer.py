@@ -8,7 +8,6 @@ under its reason; each rejected one is listed with path, line and reason (and ke
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import stat
 import time
@@ -28,6 +27,7 @@ from memctl.ingest.detect import READERS, UnknownFormat, detect
 from memctl.ingest.restraint import judge
 from memctl.models import AUDIENCES, LAYERS, MESSAGE, REALMS, STATUSES, Record, Rejection
 from memctl.normalise import hash_canonical, normalise, raw_hash
+from memctl.parallel import Shared
 from memctl.store import UserStore, now_iso
 
 MAX_RECORD_CHARS = 20_000
@@ -254,54 +254,65 @@ def _import_file(
             if a.norm_hash not in seen:
                 new.setdefault(a.norm_hash, a)
         # Near duplicates (L2-L4) are found before the new entries are written, so one that
-        # is merged away at birth is stored merged (text kept) and never classified. A
+        # is merged away at birth is stored merged (text kept), its classification dropped. A
         # restored backup is taken as it is.
         first_id = store.next_entry_id()
         planned = {h: first_id + i for i, h in enumerate(new)}
         to_classify = [a for a in new.values() if a.record.format != "memctl-export"]
-        background = (
-            _Background([_job(a) for a in to_classify])
-            if len(to_classify) >= PARALLEL_MIN
-            else None
-        )
-        fresh_items = [Item(planned[a.norm_hash], a.content, a.record.ts) for a in to_classify]
-        merges = run.engine.add(fresh_items) if fresh_items else []
-        born_merged = {m.dup: m for m in merges if m.dup >= first_id}
-        done = (
-            dict(zip((a.norm_hash for a in to_classify), background.get(), strict=True))
-            if background
-            else {}
-        )
-        seen.update(
+        fork = len(to_classify) >= PARALLEL_MIN
+        if fork:
+            classify("预热")  # load lexicons and dictionaries once, before the fork shares them
+        shared = Shared([_job(a) for a in to_classify], _classified, fork=fork)
+        try:
+            fresh_items = [Item(planned[a.norm_hash], a.content, a.record.ts) for a in to_classify]
+            merges = run.engine.add(fresh_items) if fresh_items else []
+            born_merged = {m.dup: m for m in merges if m.dup >= first_id}
+            # Everything that does not wait for classification is written first, while the
+            # worker classifies; the classified entries last, chunk by chunk as they are ready.
+            # Sources may point at entries not written yet: keys are checked at commit.
+            store.conn.execute("PRAGMA defer_foreign_keys = ON")
+            seen.update(planned)
             store.add_entries(
-                _entry_fields(a, planned[h], born_merged.get(planned[h]), done.get(h))
+                _entry_fields(a, planned[h], born_merged.get(planned[h]))
                 for h, a in new.items()
+                if a.record.format == "memctl-export" or planned[h] in born_merged
             )
-        )
-        if fresh_items:
-            merge.link_new(
-                store, list(born_merged.values()), run.engine, [i.id for i in fresh_items]
-            )
-        # An exact copy of an entry that was merged away belongs to that entry's survivor.
-        alive = merge.survivors(store, {seen[a.norm_hash] for a in fresh})
-        rows: list[tuple[Any, ...]] = []
-        export_ids: dict[Any, int] = {}
-        for a in fresh:
-            entry_id = alive.get(seen[a.norm_hash], seen[a.norm_hash])
-            created = new.get(a.norm_hash) is a
-            how = born_merged.get(seen[a.norm_hash]) if created else None
-            if how is not None:
-                skipped[f"near duplicate ({how.layer})"] += 1
-            elif created:
-                added += 1
-            else:
-                skipped[EXACT_DUPLICATE] += 1
-            rows.append(_source_row(a, entry_id, report.run_id, created, now, how))
-            rows.extend(_restored_sources(a.record, entry_id, report.run_id, now))
-            if "export_id" in a.record.fields:
-                export_ids[a.record.fields["export_id"]] = entry_id
-        store.add_sources(rows)
-        _restore_supersedes(store, fresh, export_ids)
+            if fresh_items:
+                merge.link_new(
+                    store, list(born_merged.values()), run.engine, [i.id for i in fresh_items]
+                )
+            # An exact copy of an entry that was merged away belongs to that entry's survivor.
+            alive = merge.survivors(store, {seen[a.norm_hash] for a in fresh})
+            rows: list[tuple[Any, ...]] = []
+            export_ids: dict[Any, int] = {}
+            for a in fresh:
+                entry_id = alive.get(seen[a.norm_hash], seen[a.norm_hash])
+                created = new.get(a.norm_hash) is a
+                how = born_merged.get(seen[a.norm_hash]) if created else None
+                if how is not None:
+                    skipped[f"near duplicate ({how.layer})"] += 1
+                elif created:
+                    added += 1
+                else:
+                    skipped[EXACT_DUPLICATE] += 1
+                rows.append(_source_row(a, entry_id, report.run_id, created, now, how))
+                rows.extend(_restored_sources(a.record, entry_id, report.run_id, now))
+                if "export_id" in a.record.fields:
+                    export_ids[a.record.fields["export_id"]] = entry_id
+            store.add_sources(rows)
+            _restore_supersedes(store, fresh, export_ids)
+            merged_away = {
+                i for i, a in enumerate(to_classify) if planned[a.norm_hash] in born_merged
+            }
+            for start, results in shared.results(merged_away):
+                chunk = to_classify[start : start + len(results)]
+                store.add_entries(
+                    _entry_fields(a, planned[a.norm_hash], None, fields)
+                    for a, fields in zip(chunk, results, strict=True)
+                    if planned[a.norm_hash] not in born_merged
+                )
+        finally:
+            shared.close()
         created_ids = [seen[h] for h in new if seen[h] not in born_merged]
         for entry_id in created_ids:
             run.created_in[entry_id] = file_report
@@ -419,33 +430,7 @@ def _classified(job: _Job) -> dict[str, Any]:
     return fields
 
 
-def _classify_many(jobs: list[_Job]) -> list[dict[str, Any]]:
-    return [_classified(job) for job in jobs]
-
-
-class _Background:
-    """Classification of a big batch in forked workers while the main process runs the
-    near-duplicate engine: the two take about as long, and these machines have 2 cores
-    (tests/bench/bench_import_dedupe.py). Small batches are classified inline, survivors only.
-    """
-
-    def __init__(self, jobs: list[_Job]) -> None:
-        classify("预热")  # load lexicons and dictionaries once, before the fork shares them
-        workers = max(1, (os.cpu_count() or 2) - 1)
-        size = max(500, len(jobs) // (workers * 4) + 1)
-        chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
-        self._pool = multiprocessing.get_context("fork").Pool(workers)
-        self._result = self._pool.map_async(_classify_many, chunks)
-
-    def get(self) -> list[dict[str, Any]]:
-        try:
-            return [fields for chunk in self._result.get() for fields in chunk]
-        finally:
-            self._pool.close()
-            self._pool.join()
-
-
-PARALLEL_MIN = 4000  # new entries in one file before classification moves to workers
+PARALLEL_MIN = 4000  # new entries in one file before a worker shares their classification
 
 
 _RESTORABLE = {

@@ -1,4 +1,5 @@
-"""Big batches are classified in forked workers; the result must equal inline classification."""
+"""Big batches are classified by a forked worker and the main process together; the result must
+equal inline classification."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import memctl.importer as importer
+import memctl.parallel as parallel
 from memctl.store import Store
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -14,8 +16,20 @@ COLUMNS = "content, realm, layer, status, audience, importance, confidence, expi
     "review_reasons, fact_key, fact_value, merged_into"  # fmt: skip
 
 
-def _entries(db: Path, monkeypatch: pytest.MonkeyPatch, threshold: int) -> list[tuple]:
+_INIT = parallel.Shared.__init__
+
+
+def _entries(
+    db: Path, monkeypatch: pytest.MonkeyPatch, threshold: int, forks: list[bool]
+) -> list[tuple]:
     monkeypatch.setattr(importer, "PARALLEL_MIN", threshold)
+    monkeypatch.setattr(parallel, "CHUNK", 3)  # the fixtures' files are small: many chunks each
+
+    def counting_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        _INIT(self, *args, **kwargs)
+        forks.append(self._proc is not None)
+
+    monkeypatch.setattr(parallel.Shared, "__init__", counting_init)
     store = Store.open(db)
     try:
         importer.import_paths(store.for_user("u"), [FIXTURES])
@@ -25,7 +39,10 @@ def _entries(db: Path, monkeypatch: pytest.MonkeyPatch, threshold: int) -> list[
 
 
 def test_workers_classify_exactly_like_the_main_process(tmp_path, monkeypatch):
-    inline = _entries(tmp_path / "inline.db", monkeypatch, threshold=10**9)
-    forked = _entries(tmp_path / "forked.db", monkeypatch, threshold=1)
+    inline_forks: list[bool] = []
+    forked_forks: list[bool] = []
+    inline = _entries(tmp_path / "inline.db", monkeypatch, 10**9, inline_forks)
+    forked = _entries(tmp_path / "forked.db", monkeypatch, 1, forked_forks)
+    assert not any(inline_forks) and sum(forked_forks) >= 3
     assert len(inline) > 50
     assert [tuple(r) for r in forked] == [tuple(r) for r in inline]

@@ -151,20 +151,23 @@ class UserStore:
         # would follow the batches, and a dated note between two facts (one more column) would
         # be numbered after both.
         next_id = self.next_entry_id()
-        groups: dict[tuple[str, ...], list[list[Any]]] = {}
-        hashes = []
+        groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+        ids: dict[str, int] = {}
         for offset, fields in enumerate(rows):
             row = {"id": next_id + offset, "created_at": now, "updated_at": now, **fields}
-            groups.setdefault(tuple(row), []).append(list(row.values()))
-            hashes.append(row["norm_hash"])
+            groups.setdefault(tuple(row), []).append((self.user_id, *row.values()))
+            ids.setdefault(row["norm_hash"], row["id"])
+        before = self.conn.total_changes
         for cols, values in groups.items():
             sql = (
                 f"INSERT INTO entries (user_id, {','.join(cols)}) "
                 f"VALUES (?, {','.join('?' * len(cols))}) "
                 "ON CONFLICT (user_id, norm_hash) DO NOTHING"
             )
-            self.conn.executemany(sql, ([self.user_id, *v] for v in values))
-        return self.entry_ids_by_hash(hashes)
+            self.conn.executemany(sql, values)
+        if self.conn.total_changes - before == len(ids):
+            return ids  # every row went in (the usual case): no need to look them up
+        return self.entry_ids_by_hash(ids)
 
     def next_entry_id(self) -> int:
         """The id the next new entry gets (stable while the caller holds the transaction)."""
