@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -231,11 +232,12 @@ def _import_file(
     skipped: Counter[str] = Counter()
     rejected: list[Rejection] = []
     accepted: list[_Accepted] = []
+    verdicts = iter(_accept_all([i for i in items if isinstance(i, Record)]))
     for item in items:
         if isinstance(item, Rejection):
             rejected.append(item)
             continue
-        outcome = _accept(item)
+        outcome = next(verdicts)
         if isinstance(outcome, str):
             skipped[outcome] += 1
         elif isinstance(outcome, Rejection):
@@ -261,7 +263,7 @@ def _import_file(
         to_classify = [a for a in new.values() if a.record.format != "memctl-export"]
         fork = len(to_classify) >= PARALLEL_MIN
         if fork:
-            classify("预热")  # load lexicons and dictionaries once, before the fork shares them
+            classify("预热")  # loaded once, before the fork shares them (no-op if already)
         shared = Shared([_job(a) for a in to_classify], _classified, fork=fork)
         try:
             fresh_items = [Item(planned[a.norm_hash], a.content, a.record.ts) for a in to_classify]
@@ -347,6 +349,44 @@ def _import_file(
     report.rejected.extend(rejected)
 
 
+def _accept_all(records: list[Record]) -> list[_Accepted | Rejection | str]:
+    """`_accept` for each record, in order. A big file's records are shared with a forked
+    worker: accepting (redaction, normalising, two hashes) is a fifth of the main process's
+    time in a big import, and the second core has nothing else to do yet."""
+    fork = len(records) >= PARALLEL_MIN
+    shared = Shared(records, _accept_to_ship, fork=fork)
+    if fork:
+        # Meanwhile the classifier's lexicons and dictionary load here, once, before the
+        # classification worker is forked (it shares them); the share of records taken below
+        # shrinks to match.
+        classify("预热")
+    verdicts: list[_Shipped | Rejection | str | None] = [None] * len(records)
+    for start, results in shared.results():
+        verdicts[start : start + len(results)] = results
+    out: list[_Accepted | Rejection | str] = []
+    for record, verdict in zip(records, verdicts, strict=True):
+        assert verdict is not None
+        if isinstance(verdict, tuple):
+            content, norm_hash, rhash, category, redacted, record.section = verdict
+            out.append(_Accepted(record, content, norm_hash, rhash, category, redacted))
+        else:
+            out.append(verdict)
+    return out
+
+
+# What a worker sends back for an accepted record: the _Accepted fields but the record (the
+# main process has it), plus the record's section as redacted.
+_Shipped = tuple[str, str, str, str | None, list[str], str | None]
+
+
+def _accept_to_ship(record: Record) -> _Shipped | Rejection | str:
+    outcome = _accept(record)
+    if isinstance(outcome, _Accepted):
+        a = outcome
+        return (a.content, a.norm_hash, a.raw_hash, a.category, a.redacted, record.section)
+    return outcome
+
+
 def _accept(record: Record) -> _Accepted | Rejection | str:
     """Decide one record: accepted (with its memory text), rejected, or a skip reason."""
     if CONTEXT_MARKER in record.text:
@@ -366,7 +406,7 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
     # replaced by "[REDACTED:<kind>]", and the report lists where.
     content, redacted = secrets.redact(content)
     if record.section:  # the heading path is stored with each source: text from the file too
-        record.section, in_heading = secrets.redact(record.section)
+        record.section, in_heading = _redact_heading(record.section)
         redacted += [k for k in in_heading if k not in redacted]
     if record.fields:  # a restored export's own fields and provenance: text from the file too
         redacted += [k for k in _redact_restored(record.fields) if k not in redacted]
@@ -381,6 +421,13 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
         return EMPTY
     rhash = raw_hash(record.text)
     return _Accepted(record, content, hash_canonical(canonical), rhash, category, redacted)
+
+
+@lru_cache(maxsize=1024)
+def _redact_heading(section: str) -> tuple[str, tuple[str, ...]]:
+    """secrets.redact for heading paths, which every record under a heading repeats."""
+    text, kinds = secrets.redact(section)
+    return text, tuple(kinds)
 
 
 def _entry_fields(
