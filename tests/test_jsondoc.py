@@ -300,3 +300,29 @@ def test_bom_and_utf16_documents(tmp_path: Path) -> None:
     wide.write_bytes(text.encode("utf-16"))
     assert [r.text for r in records(bom)] == ["记住这条"]
     assert [r.text for r in records(wide)] == ["记住这条"]
+
+
+def test_a_list_of_texts_with_stray_values_keeps_the_texts_and_rejects_the_rest(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "notes.json"
+    path.write_text('["用户对花生过敏", null, "每周五发周报", 42, true, "I like tea"]')
+    got = list(read(path))
+    assert [(r.line, r.text) for r in got if isinstance(r, Record)] == [
+        (1, "用户对花生过敏"), (3, "每周五发周报"), (6, "I like tea"),
+    ]  # fmt: skip
+    assert [(r.line, r.reason) for r in got if isinstance(r, Rejection)] == [
+        (2, "list item is not a text (null)"),
+        (4, "list item is not a text (a number)"),
+        (5, "list item is not a text (true/false)"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "doc", ['[1, 2, "three"]', '["a", {"content": "b"}]', '["a", ["b"]]'], ids=str
+)
+def test_lists_that_are_not_mostly_texts_are_still_unknown(tmp_path: Path, doc: str) -> None:
+    path = tmp_path / "odd.json"
+    path.write_text(doc)
+    with pytest.raises(UnknownFormat):
+        list(read(path))

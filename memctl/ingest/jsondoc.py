@@ -49,9 +49,14 @@ def _dispatch(doc: Any, shown: str, name: str) -> Iterator[Record | Rejection]:
         yield from _messages(doc["messages"], Context(shown, "session-json", sid))
     elif isinstance(doc, dict) and isinstance(doc.get("mapping"), dict):
         yield from _chatgpt([doc], shown)
-    elif isinstance(doc, list) and doc and all(isinstance(x, str) for x in doc):
-        for i, text in enumerate(doc, start=1):
-            yield Record(text, shown, i, "json-strings", MEMORY)
+    elif isinstance(doc, list) and _texts_mostly(doc):
+        # A list of texts with a stray null or number: the texts are read, each stray item
+        # is rejected with its position, instead of the whole file being refused.
+        for i, item in enumerate(doc, start=1):
+            if isinstance(item, str):
+                yield Record(item, shown, i, "json-strings", MEMORY)
+            else:
+                yield Rejection(shown, i, f"list item is not a text ({_json_kind(item)})")
     elif isinstance(doc, list) and doc and all(isinstance(x, dict) for x in doc):
         if all("mapping" in x for x in doc):
             yield from _chatgpt(doc, shown)
@@ -65,6 +70,23 @@ def _dispatch(doc: Any, shown: str, name: str) -> Iterator[Record | Rejection]:
         return
     else:
         raise UnknownFormat("JSON with no memories or messages (an index or metadata file?)")
+
+
+def _texts_mostly(items: list[Any]) -> bool:
+    """At least half the items are texts and none is an object or a list (those are another
+    shape of document, not a list of texts with a stray value)."""
+    texts = sum(isinstance(x, str) for x in items)
+    return (
+        texts > 0 and 2 * texts >= len(items) and not any(isinstance(x, dict | list) for x in items)
+    )
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    return "a number" if isinstance(value, int | float) else type(value).__name__
 
 
 def _memories(doc: dict[str, Any], shown: str) -> Iterator[Record | Rejection]:
