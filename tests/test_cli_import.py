@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 from pathlib import Path
 
 import orjson
 import pytest
+
+from memctl.normalise import norm_hash
 
 TEA = "I like green tea"
 
@@ -234,15 +237,35 @@ def test_dry_run_on_an_existing_database_leaves_it_byte_identical(tree, import_j
     files_before = {p.name for p in db_path.parent.iterdir()}
     preview = import_json(root, "--dry-run")
     assert db_path.read_bytes() == before
-    # Reading a WAL database, even read-only, makes SQLite create its (empty) -wal and -shm
-    # files; nothing else may appear and nothing may be written to the log.
-    created = {p.name for p in db_path.parent.iterdir()} - files_before
-    assert created <= {"memctl.db-wal", "memctl.db-shm"}
-    wal = db_path.with_name("memctl.db-wal")
-    assert not wal.exists() or wal.stat().st_size == 0
+    # Not even the -wal and -shm files SQLite makes to read a WAL database may appear.
+    assert {p.name for p in db_path.parent.iterdir()} == files_before
     assert (preview["added"], preview["skipped_by_reason"]["exact duplicate"]) == (3, 5)
     real = import_json(root)
     assert _report_without_timing(preview) == _report_without_timing(real)
+
+
+def test_dry_run_beside_a_live_writer_reads_its_log_and_leaves_the_files(
+    tree, import_json, db_path
+):
+    """With a -wal in use (another process's commits not yet in the main file), the dry run
+    must see what the log holds, and still add no file."""
+    import_json(tree({"first.md": f"- {TEA}\n"}, name="first"))
+    writer = sqlite3.connect(db_path)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute(
+        "UPDATE entries SET content = 'only in the log', norm_hash = ?",
+        [norm_hash("only in the log")],
+    )
+    writer.commit()
+    again = tree({"again.md": "- only in the log\n"}, name="again")
+    try:
+        files = {p.name for p in db_path.parent.iterdir()}
+        assert "memctl.db-wal" in files
+        preview = import_json(again, "--dry-run")
+        assert {p.name for p in db_path.parent.iterdir()} == files
+    finally:
+        writer.close()
+    assert (preview["added"], preview["skipped_by_reason"]) == (0, {"exact duplicate": 1})
 
 
 def test_dry_run_human_summary_says_would(tree, run):

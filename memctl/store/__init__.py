@@ -85,9 +85,7 @@ class Store:
         mem = _connect(":memory:")
         if path.exists():
             try:
-                src = _connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-                src.backup(mem)
-                src.close()
+                _copy(path, mem)
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot read database {path}: {exc}") from exc
         return cls(mem, str(path))
@@ -108,6 +106,31 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def _copy(path: Path, into: sqlite3.Connection) -> None:
+    """Copy the database at `path` without creating a file beside it.
+
+    Reading a WAL database makes SQLite create its -wal and -shm files, and a read-only
+    connection cannot remove them again. With no -wal present the main file is the whole
+    database, and is read as immutable (no lock, no files); if a writer appeared meanwhile
+    (its -wal now exists) the copy is taken again the usual way, log included.
+    """
+    wal = path.with_name(path.name + "-wal")
+    uri = path.resolve().as_uri()
+    if not wal.exists():
+        src = _connect(f"{uri}?mode=ro&immutable=1", uri=True)
+        try:
+            src.backup(into)
+        finally:
+            src.close()
+        if not wal.exists():
+            return
+    src = _connect(f"{uri}?mode=ro", uri=True)
+    try:
+        src.backup(into)
+    finally:
+        src.close()
 
 
 class UserStore:
