@@ -18,7 +18,7 @@ from memctl.store import UserStore, now_iso
 _EDITABLE = {
     "content", "norm_hash", "status", "realm", "layer", "audience", "importance",
     "emotional_weight", "expires_at", "confidence", "review_reasons", "merged_into",
-    "fact_key", "fact_value", "fact_certain",
+    "fact_key", "fact_value", "fact_certain", "ts",
 }  # fmt: skip
 
 

@@ -180,6 +180,7 @@ def _print_import_report(report: importer.ImportReport) -> None:
     )
     extras = [
         f"{report.superseded} superseded by newer facts" if report.superseded else "",
+        f"{report.restated} old facts current again (stated anew)" if report.restated else "",
         f"{report.conflicts_to_review} changes sent to review"
         if report.conflicts_to_review
         else "",

@@ -77,6 +77,33 @@ def resolve(user: UserStore, entry_ids: Iterable[int], who: str = "memctl") -> d
     return {"superseded": superseded, "review": len(held)}
 
 
+def restate(user: UserStore, stated: dict[int, list[str]], who: str = "memctl") -> int:
+    """Facts stated again: `stated` maps an entry to the times of records that repeat its text
+    exactly (an exact copy adds no entry). An entry takes its latest statement's time, so a
+    value restated after a change is the newer one; a superseded entry stated again after
+    everything that replaced it is current again (Paris → Lyon → Paris). Returns how many
+    came back."""
+    revived = 0
+    for entry_id in sorted(_stating_facts(user, list(stated))):
+        entry = _get(user, entry_id)
+        if entry is None or entry["status"] not in (*LIVE, "superseded"):
+            continue
+        ts = max(stated[entry_id], key=lambda t: _when({"ts": t, "id": entry_id}))
+        when = _when({"ts": ts, "id": entry_id})[0]
+        if when <= _when(entry)[0]:
+            continue
+        values = {"ts": ts}
+        if entry["status"] == "superseded":
+            if any(_when(newer)[0] >= when for newer in _superseders(user, entry_id)):
+                continue  # changed again since: the chain stands
+            unlink(user, entry_id)
+            values["status"] = _status_before_supersede(user, entry_id)
+            revived += 1
+        changes.update(user, entry_id, "restate", values, who=who, note=f"stated again on {ts}")
+        resolve(user, [entry_id], who)
+    return revived
+
+
 def release(user: UserStore, entry_id: int, who: str | None = None) -> list[int]:
     """Reinstate what `entry_id` superseded, now that it is no longer trusted; returns their ids.
 
@@ -111,10 +138,11 @@ def settle(
     """After a person changed an entry (status `was` before): bring its chain up to date.
 
     Now active: it may replace older values, and be replaced by newer ones. No longer trusted
-    (sent to review or archived): what it replaced comes back. Its fact changed: both.
+    (sent to review, archived, or superseded again by undoing a restatement): what it
+    replaced comes back. Its fact changed: both.
     """
     status = user.entry(entry_id)["status"]
-    if was == "active" and (fact_changed or status in ("pending_review", "archived")):
+    if was == "active" and (fact_changed or status in ("pending_review", "archived", "superseded")):
         release(user, entry_id, who)
     if status == "active" and (was != "active" or fact_changed):
         resolve(user, [entry_id], who or changes.actor())
@@ -154,6 +182,16 @@ def _rivals(user: UserStore, entry: Entry) -> list[Entry]:
         f"SELECT {_COLUMNS} FROM entries WHERE user_id = ? AND fact_key = ? AND id <> ? "
         "AND fact_value IS NOT ? AND status IN (?, ?) AND merged_into IS NULL ORDER BY id",
         [user.user_id, entry["fact_key"], entry["id"], entry["fact_value"], *LIVE],
+    )
+    return [dict(r) for r in rows]
+
+
+def _superseders(user: UserStore, entry_id: int) -> list[Entry]:
+    rows = user.conn.execute(
+        f"SELECT {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))} "
+        "FROM supersedes s JOIN entries e ON e.id = s.new_id AND e.user_id = s.user_id "
+        "WHERE s.user_id = ? AND s.old_id = ?",
+        [user.user_id, entry_id],
     )
     return [dict(r) for r in rows]
 
@@ -251,7 +289,7 @@ def _status_before_supersede(user: UserStore, entry_id: int) -> str:
 
 def _when(entry: Entry) -> tuple[str, int]:
     """When the entry's fact was stated, as a sortable UTC text (then its id, for ties)."""
-    raw = str(entry["ts"] or entry["created_at"] or "")
+    raw = str(entry["ts"] or entry.get("created_at") or "")
     try:
         moment = datetime.fromisoformat(raw)
     except ValueError:

@@ -62,6 +62,7 @@ class ImportReport:
     superseded: int = 0
     conflicts_to_review: int = 0
     merged_existing: int = 0  # stored entries merged into one this run added (it was earlier)
+    restated: int = 0  # superseded facts current again: stated anew after what replaced them
     redacted: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -82,6 +83,7 @@ class ImportReport:
             "rejected": [r.as_dict() for r in self.rejected],
             "unsupported": self.unsupported,
             "superseded": self.superseded,
+            "restated": self.restated,
             "merged_existing": self.merged_existing,
             "conflicts_to_review": self.conflicts_to_review,
             "redacted": self.redacted,
@@ -287,6 +289,7 @@ def _import_file(
             alive = merge.survivors(store, {seen[a.norm_hash] for a in fresh})
             rows: list[tuple[Any, ...]] = []
             export_ids: dict[Any, int] = {}
+            stated: dict[int, list[str]] = {}
             for a in fresh:
                 entry_id = alive.get(seen[a.norm_hash], seen[a.norm_hash])
                 created = new.get(a.norm_hash) is a
@@ -297,6 +300,8 @@ def _import_file(
                     added += 1
                 else:
                     skipped[EXACT_DUPLICATE] += 1
+                    if a.record.ts:  # a dated copy restates the entry's text at that time
+                        stated.setdefault(entry_id, []).append(a.record.ts)
                 rows.append(_source_row(a, entry_id, report.run_id, created, now, how))
                 rows.extend(_restored_sources(a.record, entry_id, report.run_id, now))
                 if "export_id" in a.record.fields:
@@ -322,6 +327,7 @@ def _import_file(
         older = [m for m in merges if m.dup < first_id]
         merge.apply(store, older)
         resolved = conflicts.resolve(store, created_ids)
+        restated = conflicts.restate(store, stated)
     for m in older:
         if (origin := run.created_in.pop(m.dup, None)) is not None:
             # Added earlier in this run, then found to duplicate another entry: a skip after all.
@@ -332,6 +338,7 @@ def _import_file(
         else:
             report.merged_existing += 1
     report.superseded += resolved["superseded"]
+    report.restated += restated
     report.conflicts_to_review += resolved["review"]
     report.redacted.extend(
         {"path": a.record.path, "line": a.record.line, "kinds": a.redacted}

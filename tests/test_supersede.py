@@ -367,3 +367,75 @@ def test_another_users_history_is_not_found(tree, import_json, run):
     result = run("history", "2", "--json", "--user", "mallory")
     assert result.exit_code == 1
     assert "no entry 2 for user 'mallory'" in result.stderr
+
+
+# --- an old value stated again ---------------------------------------------------------------
+
+PARIS_LYON_PARIS = {
+    "memory/2026-01-10.md": "- 我住在巴黎\n",
+    "memory/2026-02-10.md": "- 我住在里昂\n",
+    "memory/2026-03-10.md": "- 我住在巴黎\n",
+}
+
+
+def test_an_old_value_stated_again_later_is_current_again(tree, import_json, query, run):
+    """Paris → Lyon → Paris: the third note is an exact copy of the first, so it adds no entry,
+    but the user lives in Paris again; the first entry comes back and supersedes Lyon."""
+    report = import_json(tree(PARIS_LYON_PARIS))
+    assert (report["added"], report["restated"]) == (2, 1)
+    assert statuses(query) == {"我住在巴黎": "active", "我住在里昂": "superseded"}
+    assert links(query) == [(1, 2, "lives_in: '里昂' → '巴黎'")]
+    assert query("SELECT ts FROM entries WHERE id = 1") == [("2026-03-10",)]
+    assert query("SELECT action, note FROM changes WHERE entry_id = 1 ORDER BY id")[-1] == (
+        "restate", "stated again on 2026-03-10"
+    )  # fmt: skip
+    block = run("context", "--channel", "private")
+    assert "我住在巴黎" in block.stdout and "我住在里昂" not in block.stdout
+
+
+@pytest.mark.parametrize(
+    "order",
+    [(0, 1, 2), (2, 1, 0), (1, 2, 0), (2, 0, 1), (0, 2, 1), (1, 0, 2)],
+    ids=lambda o: "-".join(map(str, o)),
+)
+def test_the_restatement_wins_whatever_order_the_notes_arrive_in(tree, import_json, query, order):
+    root = tree(PARIS_LYON_PARIS)
+    names = list(PARIS_LYON_PARIS)
+    for i in order:
+        import_json(root / names[i])
+    assert statuses(query) == {"我住在巴黎": "active", "我住在里昂": "superseded"}
+
+
+def test_a_copy_dated_before_the_change_revives_nothing(tree, import_json, query):
+    report = import_json(tree({
+        "memory/2026-01-10.md": "- 我住在巴黎\n",
+        "memory/2026-01-20.md": "- 我住在巴黎\n",
+        "memory/2026-02-10.md": "- 我住在里昂\n",
+    }))  # fmt: skip
+    assert report["restated"] == 0
+    assert statuses(query) == {"我住在巴黎": "superseded", "我住在里昂": "active"}
+
+
+def test_an_undated_copy_revives_nothing(tree, import_json, query):
+    import_json(tree({k: v for k, v in PARIS_LYON_PARIS.items() if "03-10" not in k}))
+    report = import_json(tree({"MEMORY.md": "- 我住在巴黎\n"}, name="undated"))
+    assert report["restated"] == 0
+    assert statuses(query) == {"我住在巴黎": "superseded", "我住在里昂": "active"}
+
+
+def test_importing_the_restatement_again_changes_nothing(tree, import_json, query):
+    root = tree(PARIS_LYON_PARIS)
+    import_json(root)
+    before = snapshot(query)
+    again = import_json(root)
+    assert (again["added"], again["restated"]) == (0, 0)
+    assert snapshot(query) == before
+
+
+def test_undoing_a_restatement_gives_the_newer_value_back(tree, import_json, query, run):
+    import_json(tree(PARIS_LYON_PARIS))
+    (change,) = query("SELECT id FROM changes WHERE entry_id = 1 AND action = 'restate'")
+    result = run("review", "undo", str(change[0]))
+    assert result.exit_code == 0, result.output
+    assert statuses(query) == {"我住在巴黎": "superseded", "我住在里昂": "active"}
+    assert query("SELECT ts FROM entries WHERE id = 1") == [("2026-01-10",)]
