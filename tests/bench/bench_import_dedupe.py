@@ -8,7 +8,8 @@ The input is tests/corpus.py's mixed Chinese/English corpus written as a memorie
 memctl runs as a real CLI process on a fresh database; the peer (tests/bench/bench_dedupe.py's
 run_peer: NFKC + sha256, datasketch MinHashLSH(0.75, 128) query-then-insert,
 simhash.SimhashIndex(k=3), one executemany) runs in a child process and also reads the file.
-Figures: median seconds, the memctl/peer ratio, 20k -> 200k growth, peak RSS per process.
+Figures: median seconds, the memctl/peer ratio, 20k -> 200k growth, peak memory (memctl: PSS of
+the process and its forked worker together, see treemem.py; the peer: its RSS).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_dedupe import in_child, run_peer  # noqa: E402
 from corpus import Rec, build  # noqa: E402
+from treemem import PeakSampler  # noqa: E402
 
 
 def write_corpus(records: list[Rec], path: Path) -> None:
@@ -37,20 +39,21 @@ def write_corpus(records: list[Rec], path: Path) -> None:
 
 
 def run_memctl(path: Path, db: Path) -> tuple[float, float, dict]:
-    """(seconds, peak RSS MiB, report) of one `memctl import` process."""
+    """(seconds, peak MiB of memctl and its worker together, report) of one `memctl import`."""
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "memctl", "import", str(path), "--db", str(db), "--json",
          "--silent"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
-    out = proc.stdout.read() if proc.stdout else b""
-    errout = proc.stderr.read() if proc.stderr else b""
+    with PeakSampler(proc.pid, every=0.1) as memory:
+        out = proc.stdout.read() if proc.stdout else b""
+        errout = proc.stderr.read() if proc.stderr else b""
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - started
     if status != 0:
         raise SystemExit(f"memctl failed: {errout.decode()[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024, orjson.loads(out)
+    return seconds, max(memory.peak_mib, usage.ru_maxrss / 1024), orjson.loads(out)
 
 
 def peer_from_file(path: Path) -> dict:

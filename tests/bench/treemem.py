@@ -1,0 +1,61 @@
+"""Peak memory of a process and its children (memctl's forked workers), sampled while it runs.
+
+ru_maxrss only ever reports one process. A memctl import forks a worker, and the two share most
+pages (copy-on-write), so adding their RSS would count shared pages twice: the honest total is
+the sum of PSS (proportional set size, /proc/PID/smaps_rollup), sampled every 50 ms.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from pathlib import Path
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):  # the task or process may be gone already
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def _pss_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_pss_mib(pid: int) -> float:
+    """PSS of `pid` and all its descendants now, in MiB."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += _pss_kib(p)
+        todo += _children(p)
+    return total / 1024
+
+
+class PeakSampler:
+    """`with PeakSampler(pid) as s: ...` then s.peak_mib: the largest tree PSS seen."""
+
+    def __init__(self, pid: int, every: float = 0.05) -> None:
+        self.pid, self.every, self.peak_mib = pid, every, 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            self.peak_mib = max(self.peak_mib, tree_pss_mib(self.pid))
+
+    def __enter__(self) -> PeakSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
