@@ -142,6 +142,14 @@ def test_relative_dates_resolve_against_ts_then_the_daily_note_then_now() -> Non
     assert classify(text).expires_at is None  # no anchor: the clock is never read
 
 
+def test_dates_with_spaces_around_the_digits_are_dates() -> None:
+    """Chinese typesetting often sets half-width digits off by spaces: "3 月 20 日"."""
+    assert classify("3 月 20 日要去医院复查", ts="2026-03-01T09:00:00+08:00").expires_at == (
+        classify("3月20日要去医院复查", ts="2026-03-01T09:00:00+08:00").expires_at
+    )
+    assert classify("3 月 20 日要去医院复查", ts="2026-03-01T09:00:00+08:00").expires_at
+
+
 def test_a_date_without_a_year_takes_the_nearest_year() -> None:
     assert classify("1月5日出发去哈尔滨", ts="2026-12-20T10:00:00").expires_at == "2027-01-12"
     assert classify("下周五（3月13日）要面试", ts="2026-03-07T10:00:00").expires_at == "2026-03-20"

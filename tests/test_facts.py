@@ -103,6 +103,8 @@ def test_negated_unrelated_or_absent_facts_are_none(text: str) -> None:
         ("我不吃香菜", ("user", "avoids_food", "香菜")),
         ("我的生日是3月14日", ("user", "birthday", "03-14")),
         ("我的生日是1992年8月3日", ("user", "birthday", "1992-08-03")),
+        ("我的生日是 5 月 1 日", ("user", "birthday", "05-01")),  # digits set off by spaces
+        ("用户生日：1992 年 8 月 3 号", ("user", "birthday", "1992-08-03")),
         ("My birthday is March 14th", ("user", "birthday", "03-14")),
         ("用户有一只橘猫叫团子。", ("user", "pet", "cat:团子")),
         ("My dog Biscuit is a 4-year-old beagle.", ("user", "pet", "dog:biscuit")),
