@@ -106,6 +106,8 @@ def test_negated_unrelated_or_absent_facts_are_none(text: str) -> None:
         ("我的生日是 5 月 1 日", ("user", "birthday", "05-01")),  # digits set off by spaces
         ("用户生日：1992 年 8 月 3 号", ("user", "birthday", "1992-08-03")),
         ("My birthday is March 14th", ("user", "birthday", "03-14")),
+        ("I live in New York now", ("user", "lives_in", "new york")),
+        ("The user is based in Lisbon these days.", ("user", "lives_in", "lisbon")),
         ("用户有一只橘猫叫团子。", ("user", "pet", "cat:团子")),
         ("My dog Biscuit is a 4-year-old beagle.", ("user", "pet", "dog:biscuit")),
         ("On March 12 the user adopted a second cat, Tofu.", ("user", "pet", "cat:tofu")),
