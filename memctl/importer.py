@@ -192,7 +192,7 @@ def _read(path: Path, fmt: str | None, report: ImportReport) -> list[Record | Re
     return None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Accepted:
     record: Record
     content: str

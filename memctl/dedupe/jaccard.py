@@ -654,11 +654,15 @@ class MinHasher:
         if n:
             vocab = distinct(codes)
             ids = np.searchsorted(vocab, codes)
-            with np.errstate(over="ignore"):
-                table = (
-                    (_mix(vocab.view(np.uint64))[:, None] ^ self._seeds[None, :]) * _M
-                ) >> np.uint64(48)
-            table = table.astype(np.uint16)
+            # Built a slice of the vocabulary at a time: whole, each uint64 temporary is
+            # vocabulary x 384 x 8 bytes (75 MB for tests/corpus.py's 200k records, growing
+            # with the vocabulary of a bigger store).
+            table = np.empty((len(vocab), hashes), dtype=np.uint16)
+            mixed = _mix(vocab.view(np.uint64))
+            for i in range(0, len(vocab), _TABLE_ROWS):
+                with np.errstate(over="ignore"):
+                    part = (mixed[i : i + _TABLE_ROWS, None] ^ self._seeds[None, :]) * _M
+                table[i : i + _TABLE_ROWS] = part >> np.uint64(48)
             sizes = np.diff(offsets)
             width = -(-sizes // 8) * 8  # padded length, a multiple of 8
             for w in distinct(width):
@@ -678,3 +682,4 @@ class MinHasher:
 
 
 _M = np.uint64(0x9E3779B97F4A7C15)
+_TABLE_ROWS = 8192  # vocabulary rows per slice of the hash table (~25 MB of temporaries)
