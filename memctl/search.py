@@ -14,7 +14,7 @@ from typing import Any
 
 from memctl.errors import UsageError
 from memctl.models import LAYERS, STATUSES
-from memctl.segment import SCHEME, words
+from memctl.segment import SCHEME, query_words, words
 from memctl.store import Store, UserStore
 
 _BATCH = 2000
@@ -78,7 +78,7 @@ def reindex(store: Store, entry_id: int, content: str) -> None:
 
 def match_expression(query: str) -> str | None:
     """An FTS5 OR-query of the query's terms, each quoted (so user text is never FTS syntax)."""
-    terms = dict.fromkeys(words(query))
+    terms = dict.fromkeys(query_words(query))
     if not terms:
         return None
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

@@ -21,10 +21,14 @@ Run = Callable[..., Result]
 
 
 @pytest.fixture(autouse=True)
-def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test reads or writes ~/.local/share, or picks up the developer's MEMCTL_USER."""
+def _isolated(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test reads or writes ~/.local/share or ~/.cache, or picks up the developer's
+    MEMCTL_USER. The cache (a copy of jieba's dictionary) is shared by the session's tests."""
     monkeypatch.setenv("MEMCTL_DB", str(tmp_path / "memctl.db"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
     monkeypatch.delenv("MEMCTL_USER", raising=False)
     for key, value in WIDE.items():
         monkeypatch.setenv(key, value)

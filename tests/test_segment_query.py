@@ -1,0 +1,101 @@
+"""query_words: the same search terms as words(), from the on-disk copy of jieba's dictionary
+(so `memctl context` does not load the whole dictionary), and never worse off without it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memctl import segment
+from memctl.segment import query_words, words
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+TEXTS = [
+    "部署流程",
+    "我想吃北京烤鸭，还有拿铁要燕麦奶",
+    "中华人民共和国成立了",
+    "周五 18:00 前发周报给老板 (weekly report)",
+    "I like green tea and the Shanghai office's CI/CD pipeline v2.3",
+    "用户喜欢用 vim 写 Python3 代码，不喜欢 VS Code",
+    "《三体》里的叶文洁——“给岁月以文明”",
+    "abc123def 456 _under_score_ e-mail a.b@c.d 100% C++ C#",
+    "",
+    "   ",
+    "😀 emoji 和 中文 mixed",
+]
+
+
+def fixture_lines() -> list[str]:
+    found = []
+    for path in sorted(FIXTURES.rglob("*")):
+        if path.is_file() and path.suffix in (".md", ".jsonl", ".json", ".txt"):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            found += [line for line in text.splitlines() if line.strip()][:40]
+    return found
+
+
+@pytest.fixture
+def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(segment, "_tried", set())
+    segment._saved_dictionary.cache_clear()
+    yield tmp_path / "cache"
+    segment._saved_dictionary.cache_clear()
+
+
+def saved_file() -> Path:
+    path = segment._dictionary_file()
+    assert path is not None
+    return path
+
+
+def test_the_same_terms_as_words_on_every_fixture_line(fresh_cache: Path) -> None:
+    words("预热")  # loads jieba and writes the copy
+    assert saved_file().is_file()
+    lines = TEXTS + fixture_lines()
+    assert len(lines) > 300
+    for text in lines:
+        assert query_words(text) == words(text), text
+
+
+def test_the_copy_is_what_answers(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    words("预热")
+    calls = []
+    monkeypatch.setattr(segment, "words", lambda text: calls.append(text) or [])
+    assert query_words("北京烤鸭") == ["北京", "烤鸭", "北京烤鸭"]
+    assert calls == []  # not the fallback
+
+
+def test_without_a_copy_it_falls_back_and_writes_one(fresh_cache: Path) -> None:
+    assert not saved_file().exists()
+    assert query_words("北京烤鸭") == ["北京", "烤鸭", "北京烤鸭"]
+    assert saved_file().is_file()
+
+
+def test_a_damaged_copy_is_not_used_and_is_written_again(fresh_cache: Path) -> None:
+    path = saved_file()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a database at all" * 100)
+    assert query_words("北京烤鸭") == ["北京", "烤鸭", "北京烤鸭"]
+    segment._saved_dictionary.cache_clear()
+    assert segment._saved_dictionary(path) is not None  # replaced by a good copy
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through read-only permissions")
+def test_an_unwritable_cache_directory_only_means_no_copy(fresh_cache: Path) -> None:
+    fresh_cache.mkdir()
+    fresh_cache.chmod(0o500)
+    try:
+        assert query_words("北京烤鸭") == ["北京", "烤鸭", "北京烤鸭"]
+        assert not saved_file().exists()
+    finally:
+        fresh_cache.chmod(0o700)
+
+
+def test_a_cache_path_that_is_a_file_only_means_no_copy(fresh_cache: Path) -> None:
+    fresh_cache.write_text("a file where the cache directory would be")
+    assert query_words("北京烤鸭") == ["北京", "烤鸭", "北京烤鸭"]
+    assert not saved_file().exists()
