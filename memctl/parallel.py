@@ -1,22 +1,32 @@
 """Share one batch of pure per-item work between a forked worker and the caller.
 
-Import classifies every new entry (~60-90 µs each) while it also runs the near-duplicate
-engine, and these machines have two cores. `Shared` forks a worker that takes chunks from the
-front of the batch as soon as it exists; the caller goes on with its own work, then calls
-`finish`, which takes chunks from the back until the two meet. Neither waits idle for the
-other, and the caller may skip items it has learned it no longer needs (entries merged away
-at birth), which the worker, started earlier, could not know.
+Import accepts and classifies every record (~15 and ~85 µs each) while it also runs the
+near-duplicate engine and writes, and these machines have two cores. `Shared` forks a worker
+that takes chunks from the front of the batch as soon as it exists; the caller goes on with its
+own work, then iterates `results`, which takes chunks from the back until the two meet. Neither
+waits idle for the other, and the caller may skip items it has learned it no longer needs
+(entries merged away at birth), which the worker, started earlier, could not know.
 
-    shared = Shared(jobs, classify_one)   # the worker starts now
-    ...                                   # the caller's own work
-    results = shared.finish(skip={3, 8})  # results[i] for each job; None where skipped
+    shared = Shared(jobs, classify_one)       # the worker starts now
+    ...                                       # the caller's own work
+    for start, chunk in shared.results(skip={3, 8}):
+        ...                                   # chunk[i] is jobs[start + i]'s result
+
+The worker dies with the caller (a killed import leaves no orphan holding a lock), and the
+caller learns of a worker that died, even in the middle of a message (end of file on the pipe,
+whose writing end only the worker holds), instead of waiting for it forever.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing
 import os
 import queue
+import signal
+import sys
+import threading
 import traceback
 from collections.abc import Callable, Container, Iterator, Sequence
 from typing import Any, Generic, TypeVar
@@ -24,8 +34,7 @@ from typing import Any, Generic, TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-CHUNK = 1000  # items per claim: big enough that the queue is not the cost, small enough to share
-_POLL_S = 1.0
+CHUNK = 1000  # items per claim: big enough that the pipe is not the cost, small enough to share
 
 
 class WorkerFailed(RuntimeError):
@@ -49,22 +58,39 @@ class Shared(Generic[T, R]):
             self._lock = ctx.Lock()
             self._front = ctx.RawValue("i", 0)  # next chunk the worker takes
             self._back = ctx.RawValue("i", self._chunks)  # chunks from here on are the caller's
-            self._queue = ctx.Queue()
-            self._proc = ctx.Process(target=self._work, daemon=True)
+            self._reader, writer = ctx.Pipe(duplex=False)
+            self._parent = os.getpid()
+            self._proc = ctx.Process(target=self._work, args=(writer,), daemon=True)
             self._proc.start()
+            writer.close()  # the worker's copy is the only one: its death is end of file here
 
     def _chunk(self, index: int) -> Sequence[T]:
         return self._items[index * self._size : (index + 1) * self._size]
 
-    def _work(self) -> None:  # in the worker
+    # ---------------------------------------------------------------- in the worker
+
+    def _work(self, writer: Any) -> None:
+        _die_with(self._parent)
+        self._reader.close()
+        # A sender thread writes to the pipe, so the worker goes on computing while the
+        # caller is busy elsewhere and not reading (a full pipe would block it).
+        outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        sender = threading.Thread(target=_send_all, args=(outbox, writer), daemon=True)
+        sender.start()
+        code = 0
         try:
             while (index := self._claim_front()) is not None:
-                self._queue.put((index, [self._fn(item) for item in self._chunk(index)]))
+                if os.getppid() != self._parent:
+                    break  # the caller is gone (where the death signal is not available)
+                outbox.put((index, [self._fn(item) for item in self._chunk(index)]))
         except BaseException:
-            self._queue.put((-1, traceback.format_exc()))
-        self._queue.put(None)
-        self._queue.close()
-        self._queue.join_thread()
+            outbox.put((-1, traceback.format_exc()))
+            code = 1
+        outbox.put(None)
+        sender.join()
+        # Straight out: no flushing of inherited stdio buffers, whose locks another thread of
+        # the caller (rich's progress display) may have held at the fork.
+        os._exit(code)
 
     def _claim_front(self) -> int | None:
         with self._lock:
@@ -73,6 +99,8 @@ class Shared(Generic[T, R]):
                 return None
             self._front.value = index + 1
             return index
+
+    # ---------------------------------------------------------------- in the caller
 
     def _claim_back(self) -> int | None:
         with self._lock:
@@ -87,7 +115,7 @@ class Shared(Generic[T, R]):
 
         The caller's share is computed here, chunk by chunk from the back; items in `skip` that
         the caller takes get None. Between its own chunks it yields the worker's finished ones,
-        so whatever the caller does with a chunk also overlaps the worker's classifying.
+        so whatever the caller does with a chunk also overlaps the worker's computing.
         """
         if self._proc is None:
             yield 0, [None if i in skip else self._fn(x) for i, x in enumerate(self._items)]
@@ -95,12 +123,10 @@ class Shared(Generic[T, R]):
         try:
             while (index := self._claim_back()) is not None:
                 start = index * self._size
+                chunk = self._chunk(index)
                 yield (
                     start,
-                    [
-                        None if start + i in skip else self._fn(x)
-                        for i, x in enumerate(self._chunk(index))
-                    ],
+                    [None if start + i in skip else self._fn(x) for i, x in enumerate(chunk)],
                 )
                 yield from self._received(wait=False)
             yield from self._received(wait=True)
@@ -109,31 +135,48 @@ class Shared(Generic[T, R]):
 
     def _received(self, wait: bool) -> Iterator[tuple[int, list[R | None]]]:
         """The worker's finished chunks: those ready now, or (wait) all until it is done."""
-        while not self._done:
+        while not self._done and (wait or self._reader.poll()):
             try:
-                message = self._queue.get(timeout=_POLL_S) if wait else self._queue.get_nowait()
-            except queue.Empty:
-                if not wait:
-                    return
-                if not self._proc.is_alive():
-                    raise WorkerFailed(
-                        f"classification worker exited with code {self._proc.exitcode}"
-                    ) from None
-                continue
-            if message is None:
+                message = self._reader.recv()
+            except (EOFError, OSError):
                 self._proc.join()
+                raise WorkerFailed(
+                    f"worker process exited with code {self._proc.exitcode} before finishing"
+                ) from None
+            if message is None:
                 self._done = True
+                self._proc.join()
                 return
             index, results = message
             if index < 0:
-                raise WorkerFailed(f"classification worker failed:\n{results}")
+                raise WorkerFailed(f"worker process failed:\n{results}")
             yield index * self._size, results
 
     def close(self) -> None:
-        """Stop the worker (idempotent); `finish` calls it, callers that bail out must too."""
+        """Stop the worker (idempotent); `results` calls it, callers that bail out must too."""
         if self._proc is not None:
             if self._proc.is_alive():
                 self._proc.terminate()
             self._proc.join()
-            self._queue.close()
+            self._reader.close()
             self._proc = None
+
+
+def _send_all(outbox: queue.SimpleQueue[Any], writer: Any) -> None:
+    with contextlib.suppress(OSError):  # the caller is gone: nothing left to tell
+        while True:
+            message = outbox.get()
+            writer.send(message)
+            if message is None:
+                return
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this process when the caller dies (Linux), so a killed import
+    leaves no worker behind holding an inherited lock file open."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it died before that took effect
+        os._exit(1)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from memctl import parallel
 from memctl.parallel import Shared, WorkerFailed
 
 
@@ -74,12 +77,70 @@ def dies_on_300(x: int) -> int:
     return x
 
 
-def test_a_worker_that_dies_is_reported_not_waited_for(monkeypatch) -> None:
-    monkeypatch.setattr(parallel, "_POLL_S", 0.05)
+def test_a_worker_that_dies_is_reported_not_waited_for() -> None:
     shared = Shared(list(range(1_000)), dies_on_300, chunk=10)
     time.sleep(0.3)
     with pytest.raises(WorkerFailed, match="exited with code 9"):
         list(shared.results(frozenset(range(1_000))))
+
+
+def big_then_killed(x: int) -> str:
+    if x == 1:
+        time.sleep(0.5)  # meanwhile the first chunk's message fills the pipe and blocks
+        os.kill(os.getpid(), signal.SIGKILL)
+    return "x" * 200_000  # one chunk's message is far bigger than the pipe's buffer
+
+
+def test_a_worker_killed_in_the_middle_of_a_message_is_reported(tmp_path: Path) -> None:
+    """The caller reads nothing while it works: the worker's first chunk (2 MB) sits half
+    written in the pipe when the worker is killed. The caller must not wait for the rest."""
+    shared = Shared([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0], big_then_killed, chunk=10)
+    time.sleep(1.0)
+    started = time.monotonic()
+    with pytest.raises(WorkerFailed):
+        list(shared.results())
+    assert time.monotonic() - started < 10
+
+
+ORPHAN = """
+import os, sys, time
+from memctl.parallel import Shared
+
+def slow(x):
+    time.sleep(0.01)
+    return x
+
+lock = open(sys.argv[1], "w")  # an inherited descriptor, like DB.lock under `memctl run`
+shared = Shared(list(range(100_000)), slow, chunk=10)
+print(shared._proc.pid, flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["TERM", "KILL"])
+def test_the_worker_dies_with_its_caller(tmp_path: Path, sig: int) -> None:
+    script = tmp_path / "orphan.py"
+    script.write_text(ORPHAN)
+    caller = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path / "lock")], stdout=subprocess.PIPE, text=True
+    )
+    assert caller.stdout is not None
+    with caller.stdout:
+        worker = int(caller.stdout.readline())
+    caller.send_signal(sig)
+    caller.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _alive(worker):
+        time.sleep(0.05)
+    assert not _alive(worker)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
 
 
 def test_close_stops_a_worker_the_caller_no_longer_needs() -> None:
