@@ -362,19 +362,22 @@ def _accept_all(records: list[Record]) -> list[_Accepted | Rejection | str]:
     time in a big import, and the second core has nothing else to do yet."""
     fork = len(records) >= PARALLEL_MIN
     shared = Shared(records, _accept_to_ship, fork=fork)
-    if fork:
-        # Meanwhile the classifier's lexicons and dictionary load here, once, before the
-        # classification worker is forked (it shares them); the share of records taken below
-        # shrinks to match.
-        classify("预热")
     verdicts: list[_Shipped | Rejection | str | None] = [None] * len(records)
-    for start, results in shared.results():
-        verdicts[start : start + len(results)] = results
+    try:
+        if fork:
+            # Meanwhile the classifier's lexicons and dictionary load here, once, before the
+            # classification worker is forked (it shares them); the share of records taken
+            # below shrinks to match.
+            classify("预热")
+        for start, results in shared.results():
+            verdicts[start : start + len(results)] = results
+    finally:
+        shared.close()
     out: list[_Accepted | Rejection | str] = []
     for record, verdict in zip(records, verdicts, strict=True):
         assert verdict is not None
         if isinstance(verdict, tuple):
-            content, norm_hash, rhash, category, redacted, record.section = verdict
+            content, norm_hash, rhash, category, redacted, record.section, record.fields = verdict
             out.append(_Accepted(record, content, norm_hash, rhash, category, redacted))
         else:
             out.append(verdict)
@@ -382,15 +385,19 @@ def _accept_all(records: list[Record]) -> list[_Accepted | Rejection | str]:
 
 
 # What a worker sends back for an accepted record: the _Accepted fields but the record (the
-# main process has it), plus the record's section as redacted.
-_Shipped = tuple[str, str, str, str | None, list[str], str | None]
+# main process has it), plus what accepting changed in the record: its heading path and
+# restored export fields, redacted (tests/test_import_parallel.py checks nothing else changes).
+_Shipped = tuple[str, str, str, str | None, list[str], str | None, dict[str, Any]]
 
 
 def _accept_to_ship(record: Record) -> _Shipped | Rejection | str:
     outcome = _accept(record)
     if isinstance(outcome, _Accepted):
         a = outcome
-        return (a.content, a.norm_hash, a.raw_hash, a.category, a.redacted, record.section)
+        return (
+            a.content, a.norm_hash, a.raw_hash, a.category, a.redacted, record.section,
+            record.fields,
+        )  # fmt: skip
     return outcome
 
 

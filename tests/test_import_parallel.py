@@ -3,14 +3,17 @@ result must equal doing it all in the main process."""
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from pathlib import Path
 
+import orjson
 import pytest
 
 import memctl.importer as importer
 import memctl.parallel as parallel
+from memctl.models import Record
 from memctl.store import Store
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -70,3 +73,71 @@ def test_workers_accept_and_classify_exactly_like_the_main_process(tmp_path, mon
     assert not any(inline_forks) and sum(forked_forks) >= 3
     assert len(inline) > 50
     assert forked == inline
+
+
+SECRET = "api_key=ZZsecret12345678"
+
+
+def _export(path: Path, n: int) -> None:
+    memories = [
+        {
+            "id": i, "content": f"memory number {i} about topic {i * 7919}", "status": "active",
+            "review_reasons": f"note {SECRET}",
+            "sources": [{"path": "orig.md", "line": i, "section": f"H {SECRET}"}],
+        }
+        for i in range(1, n + 1)
+    ]  # fmt: skip
+    path.write_bytes(orjson.dumps({"version": 1, "user": "u", "memories": memories}))
+
+
+def test_a_restored_exports_credentials_are_redacted_whichever_process_accepts_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker redacts a record's restored fields in its own copy: they must come back."""
+    monkeypatch.setattr(importer, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(parallel, "CHUNK", 5)
+    parent = os.getpid()
+    accept = importer._accept_to_ship
+
+    def slowed(record):  # type: ignore[no-untyped-def]
+        if os.getpid() == parent:
+            time.sleep(0.002)  # the worker accepts most of them
+        return accept(record)
+
+    monkeypatch.setattr(importer, "_accept_to_ship", slowed)
+    src = tmp_path / "export.json"
+    _export(src, 300)
+    store = Store.open(tmp_path / "m.db")
+    try:
+        report = importer.import_paths(store.for_user("u"), [src])
+        dump = "\n".join(store.conn.iterdump())
+    finally:
+        store.close()
+    assert report.added == 300
+    assert "ZZsecret" not in dump
+    assert dump.count("[REDACTED:") >= 600
+
+
+def test_accepting_changes_nothing_in_a_record_but_its_heading_and_restored_fields(
+    tmp_path: Path,
+) -> None:
+    """What a worker ships back (importer._Shipped) covers everything _accept changes."""
+    _export(tmp_path / "export.json", 3)
+    (tmp_path / "MEMORY.md").write_text(f"## Keys ({SECRET})\n\n- 用户喜欢绿茶 {SECRET}\n")
+    records = [
+        item
+        for path in [
+            *sorted(FIXTURES.rglob("*.*")),
+            tmp_path / "export.json",
+            tmp_path / "MEMORY.md",
+        ]
+        for item in (importer._read(path, None, importer.ImportReport()) or [])
+        if isinstance(item, Record)
+    ]
+    assert len(records) > 300
+    for record in records:
+        before = copy.deepcopy(record)
+        importer._accept(record)
+        for name in Record.__slots__:
+            if name not in ("section", "fields"):
+                assert getattr(record, name) == getattr(before, name), (name, record)
