@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memctl.classify import secrets
 from memctl.classify.secrets import cn_id, luhn, redact
 
 
@@ -227,3 +228,19 @@ def test_redacting_twice_reports_nothing_new() -> None:
     once, kinds = redact("password: hunter2, api_key=9f8e7d6c5b4a3928")
     assert kinds == ["password", "api_key"]
     assert redact(once) == (once, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PİN: 482916",  # Turkish capital dotted I: case-insensitive detectors still match it
+        "pın: 482916",  # dotless i
+        "paſsword: hunter22x",  # long s
+        "card 4111 11 11 11 11 11 11",  # a card number grouped in twos
+        "Bearer abcdefghijklmnop1234",
+    ],
+)
+def test_the_cheap_gate_never_hides_what_a_detector_finds(text: str) -> None:
+    hits = [d.kind for d in secrets._detectors() if d.pattern.search(text)]
+    assert hits, "the case is meant to be a detector hit"
+    assert redact(text)[1], text
