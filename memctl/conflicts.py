@@ -92,16 +92,29 @@ def restate(user: UserStore, stated: dict[int, list[str]], who: str = "memctl") 
         when = _when({"ts": ts, "id": entry_id})[0]
         if when <= _when(entry)[0]:
             continue
+        if any(_when(rival)[0] >= when for rival in _rivals(user, entry)):
+            continue  # a current value is newer still: the chain stands
         values = {"ts": ts}
         if entry["status"] == "superseded":
-            if any(_when(newer)[0] >= when for newer in _superseders(user, entry_id)):
-                continue  # changed again since: the chain stands
             unlink(user, entry_id)
             values["status"] = _status_before_supersede(user, entry_id)
             revived += 1
         changes.update(user, entry_id, "restate", values, who=who, note=f"stated again on {ts}")
         resolve(user, [entry_id], who)
     return revived
+
+
+def unrestate(user: UserStore, entry_id: int, who: str | None = None) -> None:
+    """After a restatement was undone (the entry is superseded again, with its old time): what
+    it had superseded comes back, and the newest value supersedes it again, with a link."""
+    release(user, entry_id, who)
+    entry = _get(user, entry_id)
+    if entry is None or not entry["fact_key"]:
+        return
+    newer = [r for r in _rivals(user, entry) if _when(r) > _when(entry)]
+    if newer:
+        head = max(newer, key=_when)
+        _supersede(user, _closest_newer(user, head, entry), entry, who or changes.actor())
 
 
 def release(user: UserStore, entry_id: int, who: str | None = None) -> list[int]:
@@ -182,16 +195,6 @@ def _rivals(user: UserStore, entry: Entry) -> list[Entry]:
         f"SELECT {_COLUMNS} FROM entries WHERE user_id = ? AND fact_key = ? AND id <> ? "
         "AND fact_value IS NOT ? AND status IN (?, ?) AND merged_into IS NULL ORDER BY id",
         [user.user_id, entry["fact_key"], entry["id"], entry["fact_value"], *LIVE],
-    )
-    return [dict(r) for r in rows]
-
-
-def _superseders(user: UserStore, entry_id: int) -> list[Entry]:
-    rows = user.conn.execute(
-        f"SELECT {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))} "
-        "FROM supersedes s JOIN entries e ON e.id = s.new_id AND e.user_id = s.user_id "
-        "WHERE s.user_id = ? AND s.old_id = ?",
-        [user.user_id, entry_id],
     )
     return [dict(r) for r in rows]
 

@@ -161,6 +161,8 @@ def undo(user: UserStore, change_id: int, who: str | None = None) -> int:
         if row["action"] == "supersede":
             # The person says this was no change of fact: the link goes, and both stay.
             conflicts.unlink(user, entry_id)
+        elif row["action"] == "restate":
+            conflicts.unrestate(user, entry_id, who)
         else:
             fact_changed = "fact_key" in before or "fact_value" in before
             conflicts.settle(user, entry_id, entry["status"], fact_changed=fact_changed, who=who)

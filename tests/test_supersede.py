@@ -439,3 +439,29 @@ def test_undoing_a_restatement_gives_the_newer_value_back(tree, import_json, que
     assert result.exit_code == 0, result.output
     assert statuses(query) == {"我住在巴黎": "superseded", "我住在里昂": "active"}
     assert query("SELECT ts FROM entries WHERE id = 1") == [("2026-01-10",)]
+    assert links(query) == [(2, 1, "lives_in: '巴黎' → '里昂'")]  # linked again, as imported
+    # So deleting Lyon brings Paris back, as it would have without the restatement.
+    assert run("delete", "2").exit_code == 0
+    assert statuses(query) == {"我住在巴黎": "active", "我住在里昂": "archived"}
+
+
+@pytest.mark.parametrize("together", [True, False], ids=["one-run", "later-run"])
+def test_a_copy_dated_between_two_later_changes_is_not_current(tree, import_json, query, together):
+    """Paris, Lyon, Berlin (April), and Paris again in March: Berlin is still the newest. (In
+    one run the notes are imported in date order, so Paris is current for a moment before the
+    April note, and counted as restated; imported after Berlin, it is not.)"""
+    files = {
+        "memory/2026-01-10.md": "- 我住在巴黎\n",
+        "memory/2026-02-10.md": "- 我住在里昂\n",
+        "memory/2026-04-10.md": "- 我住在柏林\n",
+    }
+    late = {"memory/2026-03-10.md": "- 我住在巴黎\n"}
+    if together:
+        report = import_json(tree({**files, **late}))
+    else:
+        import_json(tree(files))
+        report = import_json(tree(late, name="late"))
+    assert report["restated"] == (1 if together else 0)
+    assert statuses(query) == {
+        "我住在巴黎": "superseded", "我住在里昂": "superseded", "我住在柏林": "active",
+    }  # fmt: skip
