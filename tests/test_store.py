@@ -7,6 +7,7 @@ import sqlite3
 import pytest
 import sqlite_utils
 
+import memctl.store as store_module
 from memctl.errors import EntryNotFound, NoUser
 from memctl.store import Store, schema
 from memctl.store.schema import MIGRATIONS, current_version, migrate
@@ -177,6 +178,81 @@ def test_a_failed_transaction_is_rolled_back(db_path):
         raise RuntimeError("interrupted")
     assert list(user.entries()) == []
     store.close()
+
+
+@pytest.mark.parametrize("scratch", [False, True], ids=["file", "dry-run copy"])
+def test_a_commit_refused_for_a_dangling_reference_rolls_back(db_path, scratch):
+    """Sources may be written before their entry (keys checked at commit): if the entry never
+    comes, nothing is committed, the write lock is given back, and a dry run fails the same."""
+    Store.open(db_path).close()
+    store = Store.open_scratch(db_path) if scratch else Store.open(db_path)
+    user = store.for_user("u")
+    with store.transaction():
+        run_id = user.start_run()
+    dangling = (
+        999,
+        "p",
+        1,
+        "fmt",
+        None,
+        None,
+        None,
+        None,
+        None,
+        "h",
+        run_id,
+        "new",
+        None,
+        "now",
+        None,
+    )
+    with pytest.raises(sqlite3.IntegrityError), store.transaction():
+        store.conn.execute("PRAGMA defer_foreign_keys = ON")
+        user.add_sources([dangling])
+    assert not store.conn.in_transaction
+    with store.transaction():  # usable again
+        user.start_run()
+    assert store.conn.execute("SELECT count(*) FROM sources").fetchone()[0] == 0
+    store.close()
+
+
+def test_a_dry_run_copy_is_taken_again_if_the_file_changed_under_it(db_path, monkeypatch):
+    """Another process may commit and checkpoint into the file while it is copied without
+    locks: that copy could mix pages from before and after, so it is taken again, locked."""
+    store = Store.open(db_path)
+    with store.transaction():
+        store.for_user("alice").add_entries([{"content": "tea", "norm_hash": "s1:tea"}])
+    store.close()
+    real_connect = store_module._connect
+    opened: list[str] = []
+
+    class Copier:
+        def __init__(self, conn: sqlite3.Connection, uri: str) -> None:
+            self.conn, self.uri = conn, uri
+
+        def backup(self, target: sqlite3.Connection) -> None:
+            if "immutable" in self.uri:  # a writer commits and checkpoints meanwhile
+                writer = Store.open(db_path)
+                with writer.transaction():
+                    writer.for_user("alice").add_entries([{"content": "milk", "norm_hash": "s1:m"}])
+                writer.close()
+            self.conn.backup(target)
+
+        def close(self) -> None:
+            self.conn.close()
+
+    def connect(name: str, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(name)
+        conn = real_connect(name, **kwargs)
+        return Copier(conn, name) if name.startswith("file:") else conn
+
+    monkeypatch.setattr(store_module, "_connect", connect)
+    scratch = Store.open_scratch(db_path)
+    assert [u.split("?")[1] for u in opened if u.startswith("file:")] == [
+        "mode=ro&immutable=1", "mode=ro"
+    ]  # fmt: skip
+    assert {e["content"] for e in scratch.for_user("alice").entries()} == {"tea", "milk"}
+    scratch.close()
 
 
 def test_scratch_copy_never_writes_to_the_file(db_path):

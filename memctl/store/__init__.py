@@ -83,6 +83,7 @@ class Store:
         real run would, and cannot touch a byte of the file.
         """
         mem = _connect(":memory:")
+        mem.execute("PRAGMA foreign_keys=ON")  # checked as in the real run
         if path.exists():
             try:
                 _copy(path, mem)
@@ -99,10 +100,11 @@ class Store:
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self.conn.execute("COMMIT")  # may refuse: a deferred foreign key left dangling
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
 
     def close(self) -> None:
         self.conn.close()
@@ -114,23 +116,30 @@ def _copy(path: Path, into: sqlite3.Connection) -> None:
     Reading a WAL database makes SQLite create its -wal and -shm files, and a read-only
     connection cannot remove them again. With no -wal present the main file is the whole
     database, and is read as immutable (no lock, no files); if a writer appeared meanwhile
-    (its -wal now exists) the copy is taken again the usual way, log included.
+    (its -wal exists now, or the file changed under the copy) it is taken again the usual way,
+    log included.
     """
     wal = path.with_name(path.name + "-wal")
     uri = path.resolve().as_uri()
     if not wal.exists():
+        before = _stamp(path)
         src = _connect(f"{uri}?mode=ro&immutable=1", uri=True)
         try:
             src.backup(into)
         finally:
             src.close()
-        if not wal.exists():
+        if not wal.exists() and _stamp(path) == before:
             return
     src = _connect(f"{uri}?mode=ro", uri=True)
     try:
         src.backup(into)
     finally:
         src.close()
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_mtime_ns, st.st_size
 
 
 class UserStore:
