@@ -420,18 +420,28 @@ def review_pending(user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt =
 
 
 @review_app.command("approve")
-def review_approve(ids: IdsArg, user: UserOpt = "default", db: DbOpt = None) -> None:
+def review_approve(
+    ids: IdsArg, user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False
+) -> None:
     """Approve entries: they become active. Example: memctl review approve 12 14"""
     with _store(db, user, existing=True) as store:
         done = review.approve(store, ids)
+    if json_:
+        _emit_json({"action": "approve", "entries": ids, "changes": done})
+        return
     err.print(f"approved {len(ids)} (changes {', '.join(map(str, done))}; undo with review undo)")
 
 
 @review_app.command("reject")
-def review_reject(ids: IdsArg, user: UserOpt = "default", db: DbOpt = None) -> None:
+def review_reject(
+    ids: IdsArg, user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False
+) -> None:
     """Reject entries: they are archived, never deleted. Example: memctl review reject 13"""
     with _store(db, user, existing=True) as store:
         done = review.reject(store, ids)
+    if json_:
+        _emit_json({"action": "reject", "entries": ids, "changes": done})
+        return
     err.print(f"rejected {len(ids)} (changes {', '.join(map(str, done))}; undo with review undo)")
 
 
@@ -441,14 +451,18 @@ def review_edit(
     content: Annotated[str, typer.Option("--content", help="The corrected text.")],
     user: UserOpt = "default",
     db: DbOpt = None,
+    json_: JsonOpt = False,
 ) -> None:
     """Correct a pending entry's text and approve it.
 
     Example: memctl review edit 12 --content "我对花生过敏"
     """
     with _store(db, user, existing=True) as store:
-        review.edit(store, entry_id, content=content, action="review-edit", approve=True)
-    err.print(f"edited and approved {entry_id}")
+        change = review.edit(store, entry_id, content=content, action="review-edit", approve=True)
+    if json_:
+        _emit_json({"action": "review-edit", "entry": entry_id, "change": change})
+        return
+    err.print(f"edited and approved {entry_id} (change {change})")
 
 
 @review_app.command("undo")
@@ -458,10 +472,14 @@ def review_undo(
     ],
     user: UserOpt = "default",
     db: DbOpt = None,
+    json_: JsonOpt = False,
 ) -> None:
     """Undo a decision: restore what a change altered. Example: memctl review undo 31"""
     with _store(db, user, existing=True) as store:
         entry_id = review.undo(store, change_id)
+    if json_:
+        _emit_json({"action": "undo", "undid": change_id, "entry": entry_id})
+        return
     err.print(f"undid change {change_id} on entry {entry_id}")
 
 
@@ -476,6 +494,7 @@ def edit_(
     audience: Annotated[str | None, typer.Option("--audience", help="public or private.")] = None,
     status_: Annotated[str | None, typer.Option("--status", help="New status.")] = None,
     importance: Annotated[float | None, typer.Option("--importance", help="0 to 1.")] = None,
+    json_: JsonOpt = False,
 ) -> None:
     """Edit an entry's text or fields (logged and reversible).
 
@@ -484,6 +503,9 @@ def edit_(
     with _store(db, user, existing=True) as store:
         change = review.edit(store, entry_id, content=content, layer=layer, realm=realm,
                              audience=audience, status=status_, importance=importance)  # fmt: skip
+    if json_:
+        _emit_json({"action": "edit", "entry": entry_id, "change": change})
+        return
     err.print(f"edited {entry_id} (change {change})")
 
 
@@ -496,6 +518,7 @@ def delete_(
         bool, typer.Option("--hard", help="Remove for good, with its sources (asks first).")
     ] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before --hard.")] = False,
+    json_: JsonOpt = False,
 ) -> None:
     """Delete an entry: archived by default (reversible); --hard removes it for good.
 
@@ -510,7 +533,10 @@ def delete_(
             ):
                 err.print("[red]Error:[/red] not confirmed (use --yes to skip the question)")
                 raise typer.Exit(EXIT_ERROR)
-        review.delete(store, entry_id, hard=hard)
+        change = review.delete(store, entry_id, hard=hard)
+    if json_:
+        _emit_json({"action": "remove" if hard else "archive", "entry": entry_id, "change": change})
+        return
     err.print(f"{'removed' if hard else 'archived'} {entry_id}")
 
 

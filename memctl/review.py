@@ -113,11 +113,11 @@ def edit(
     return change
 
 
-def delete(user: UserStore, entry_id: int, *, hard: bool = False, who: str | None = None) -> None:
-    """Soft: archive (reversible). Hard: remove the entry, its sources, links and index row."""
+def delete(user: UserStore, entry_id: int, *, hard: bool = False, who: str | None = None) -> int:
+    """Soft: archive (reversible). Hard: remove the entry, its sources, links and index row.
+    Returns the change logged."""
     if not hard:
-        _decide(user, [entry_id], "delete", {"status": "archived"}, who)
-        return
+        return _decide(user, [entry_id], "delete", {"status": "archived"}, who)[0]
     with user.store.transaction():
         user.entry(entry_id)  # not found for another user's id
         # Out of every chain first, so what it superseded is reinstated (or re-linked past it).
@@ -135,7 +135,7 @@ def delete(user: UserStore, entry_id: int, *, hard: bool = False, who: str | Non
             "DELETE FROM entries WHERE id = ? AND user_id = ?",
         ):
             user.conn.execute(sql, params)
-        changes.record(user, entry_id, "hard-delete", {}, {}, who=who)
+        return changes.record(user, entry_id, "hard-delete", {}, {}, who=who)
 
 
 def undo(user: UserStore, change_id: int, who: str | None = None) -> int:

@@ -317,7 +317,8 @@ def test_reject_archives(queue, run, query):
 def test_review_edit_corrects_approves_and_logs(queue, run, query):
     result = run("review", "edit", "2", "--content", "  I moved to Rome  ", env=REVIEWER)
     assert result.exit_code == 0, result.output
-    assert result.stderr == "edited and approved 2\n"
+    (change,) = query("SELECT id FROM changes WHERE entry_id = 2 AND action = 'review-edit'")
+    assert result.stderr == f"edited and approved 2 (change {change[0]})\n"
     assert query(
         "SELECT content, norm_hash, status, review_reasons, fact_value, fact_certain "
         "FROM entries WHERE id = 2"
@@ -489,3 +490,33 @@ def test_interactive_needs_a_terminal(two_pending, run, query):
     )
     assert result.stdout == ""
     assert changes_rows(query) == []
+
+
+def test_every_write_command_can_answer_in_json(queue, run, query):
+    """Scripts get what changed on stdout (ids and change ids), nothing else there."""
+
+    def json_of(*args: str) -> dict:
+        result = run(*args, "--json")
+        assert result.exit_code == 0, result.output
+        assert result.stderr == ""
+        return orjson.loads(result.stdout)
+
+    def last_change(entry_id: int) -> int:
+        return query("SELECT max(id) FROM changes WHERE entry_id = ?", entry_id)[0][0]
+
+    approved = json_of("review", "approve", "2")
+    assert approved == {"action": "approve", "entries": [2], "changes": [last_change(2)]}
+    undone = json_of("review", "undo", str(approved["changes"][0]))
+    assert undone == {"action": "undo", "undid": approved["changes"][0], "entry": 2}
+    assert json_of("review", "reject", "3") == {
+        "action": "reject", "entries": [3], "changes": [last_change(3)],
+    }  # fmt: skip
+    edited = json_of("review", "edit", "2", "--content", "I live in Rome now")
+    assert edited == {"action": "review-edit", "entry": 2, "change": last_change(2)}
+    assert json_of("edit", "4", "--importance", "0.9") == {
+        "action": "edit", "entry": 4, "change": last_change(4),
+    }  # fmt: skip
+    assert json_of("delete", "4") == {"action": "archive", "entry": 4, "change": last_change(4)}
+    assert json_of("delete", "4", "--hard", "--yes") == {
+        "action": "remove", "entry": 4, "change": last_change(4),
+    }  # fmt: skip
