@@ -142,7 +142,7 @@ def test_a_50_mb_line_is_rejected_in_bounded_memory(
 
 
 def test_a_long_utf16_line_is_rejected_and_its_neighbours_kept(tmp_path: Path) -> None:
-    """UTF-16 files are decoded whole (up to 256 MiB): the line becomes one over-long record."""
+    """UTF-16 files are read a piece at a time like UTF-8 ones: the line is over the limit."""
     path = tmp_path / "huge16.md"
     text = "- before the flood\n- " + "y" * 8_000_000 + "\n- after the flood\n"  # 16 MB
     path.write_bytes(text.encode("utf-16"))
@@ -153,7 +153,7 @@ def test_a_long_utf16_line_is_rejected_and_its_neighbours_kept(tmp_path: Path) -
         {
             "path": str(path),
             "line": 2,
-            "reason": "record too long (8,000,000 characters, limit 20,000)",
+            "reason": "line too long (16,000,004 bytes, limit 8 MiB)",
         }
     ]
     assert report["added"] == 2

@@ -74,20 +74,61 @@ def _skip_rest_of_line(f: object) -> int:
             return skipped
 
 
+# Put where a UTF-16 code unit could not be decoded: a noncharacter (U+10FFFE never occurs in
+# interchanged text), so the line holding it is rejected and the others are read.
+_INVALID = "\U0010fffe"
+
+
+def _mark_invalid(exc: UnicodeError) -> tuple[str, int]:
+    assert isinstance(exc, UnicodeDecodeError)
+    return _INVALID, exc.end
+
+
+codecs.register_error("memctl-utf16", _mark_invalid)
+_CHUNK_BYTES = 1024 * 1024
+
+
 def _iter_utf16(path: Path, codec: str) -> Iterator[Line | Rejection]:
-    if path.stat().st_size > MAX_DOCUMENT_BYTES:
-        yield Rejection(str(path), 0, "UTF-16 file too large (limit 256 MiB)")
-        return
-    try:
-        text = path.read_bytes().decode(codec)
-    except UnicodeDecodeError as exc:
-        yield Rejection(str(path), 0, f"invalid UTF-16 at byte {exc.start}")
-        return
-    lines = text.removeprefix("\ufeff").split("\n")
-    if lines[-1] == "":
-        lines.pop()  # the file ended with a line break
-    for number, line in enumerate(lines, start=1):
-        yield number, line.rstrip("\r")
+    """Like the UTF-8 path: decoded a piece at a time, split on "\n", a bad line rejected."""
+    shown = str(path)
+    limit = MAX_LINE_BYTES // 2  # code units
+    decoder = codecs.getincrementaldecoder(codec)(errors="memctl-utf16")
+    pending = ""  # the line read so far
+    skipped = 0  # characters of an over-long line thrown away so far
+    number = 0
+    with path.open("rb") as f:
+        while True:
+            raw = f.read(_CHUNK_BYTES)
+            text = decoder.decode(raw, final=not raw)
+            if number == 0 and not pending and not skipped:
+                text = text.removeprefix("\ufeff")
+            *complete, rest = (pending + text).split("\n") if not skipped else text.split("\n")
+            for line in complete:
+                number += 1
+                if skipped or len(line) > limit:
+                    size = (skipped + len(line)) * 2
+                    yield Rejection(shown, number, f"line too long ({size:,} bytes, limit 8 MiB)")
+                    skipped = 0
+                else:
+                    yield _utf16_line(shown, number, line)
+            if skipped or len(rest) > limit:
+                skipped, pending = skipped + len(rest), ""
+            else:
+                pending = rest
+            if not raw:
+                break
+    if skipped:
+        yield Rejection(shown, number + 1, f"line too long ({skipped * 2:,} bytes, limit 8 MiB)")
+    elif pending:
+        yield _utf16_line(shown, number + 1, pending)
+
+
+def _utf16_line(shown: str, number: int, line: str) -> Line | Rejection:
+    if _INVALID in line:
+        return Rejection(shown, number, "invalid UTF-16 in line")
+    if "\x00" in line:
+        return Rejection(shown, number, "NUL byte in line")
+    return number, line.removesuffix("\r")
 
 
 def read_document(path: Path) -> bytes | Rejection:
