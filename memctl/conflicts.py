@@ -92,7 +92,7 @@ def restate(user: UserStore, stated: dict[int, list[str]], who: str = "memctl") 
         when = _when({"ts": ts, "id": entry_id})[0]
         if when <= _when(entry)[0]:
             continue
-        if any(_when(rival)[0] >= when for rival in _rivals(user, entry)):
+        if any(_when(rival)[0] >= when for rival in _current_rivals(user, entry)):
             continue  # a current value is newer still: the chain stands
         values = {"ts": ts}
         if entry["status"] == "superseded":
@@ -111,7 +111,7 @@ def unrestate(user: UserStore, entry_id: int, who: str | None = None) -> None:
     entry = _get(user, entry_id)
     if entry is None or not entry["fact_key"]:
         return
-    newer = [r for r in _rivals(user, entry) if _when(r) > _when(entry)]
+    newer = [r for r in _current_rivals(user, entry) if _when(r) > _when(entry)]
     if newer:
         head = max(newer, key=_when)
         _supersede(user, _closest_newer(user, head, entry), entry, who or changes.actor())
@@ -199,6 +199,11 @@ def _rivals(user: UserStore, entry: Entry) -> list[Entry]:
     return [dict(r) for r in rows]
 
 
+def _current_rivals(user: UserStore, entry: Entry) -> list[Entry]:
+    """The other values in force: active ones (a pending change is not, until approved)."""
+    return [r for r in _rivals(user, entry) if r["status"] == "active"]
+
+
 def _olds(user: UserStore, entry: Entry) -> list[Entry]:
     """The entries `entry` supersedes in its own chain (same fact key, still superseded)."""
     rows = user.conn.execute(
@@ -240,6 +245,11 @@ def _supersede(user: UserStore, newer: Entry, older: Entry, who: str) -> None:
                  user.user_id, newer["id"], old["id"]],
             )  # fmt: skip
     reason = _reason(older, newer)
+    # A link the other way is stale (an undone restatement, undone again): no cycles.
+    user.conn.execute(
+        "DELETE FROM supersedes WHERE user_id = ? AND new_id = ? AND old_id = ?",
+        [user.user_id, older["id"], newer["id"]],
+    )
     user.add_supersede(newer["id"], older["id"], reason, newer["ts"])
     if older["status"] != "superseded":
         changes.update(user, older["id"], "supersede", {"status": "superseded"}, who=who,

@@ -465,3 +465,40 @@ def test_a_copy_dated_between_two_later_changes_is_not_current(tree, import_json
     assert statuses(query) == {
         "我住在巴黎": "superseded", "我住在里昂": "superseded", "我住在柏林": "active",
     }  # fmt: skip
+
+
+# A hedged, pending change is not a current value: it neither blocks a restatement nor
+# supersedes one (review findings).
+HEDGED_BERLIN = {"memory/2026-04-10.md": "- 我可能要搬去柏林\n"}
+
+
+@pytest.mark.parametrize("order", ["abcd", "adcb", "acdb", "adbc"])
+def test_a_pending_change_does_not_decide_a_restatement(tree, import_json, query, order):
+    dated = {**PARIS_LYON_PARIS, **HEDGED_BERLIN}
+    notes = dict(zip("abcd", [{k: v} for k, v in dated.items()], strict=True))
+    for name in order:
+        import_json(tree(notes[name], name=name))
+    assert statuses(query) == {
+        "我住在巴黎": "active", "我住在里昂": "superseded", "我可能要搬去柏林": "pending_review",
+    }  # fmt: skip
+
+
+def test_undoing_a_restatement_never_lets_a_pending_change_supersede(tree, import_json, query, run):
+    import_json(tree(PARIS_LYON_PARIS))
+    import_json(tree(HEDGED_BERLIN, name="hedged"))
+    (change,) = query("SELECT id FROM changes WHERE entry_id = 1 AND action = 'restate'")
+    assert run("review", "undo", str(change[0])).exit_code == 0
+    assert statuses(query) == {
+        "我住在巴黎": "superseded", "我住在里昂": "active", "我可能要搬去柏林": "pending_review",
+    }  # fmt: skip
+    assert links(query) == [(2, 1, "lives_in: '巴黎' → '里昂'")]
+
+
+def test_undoing_the_undo_of_a_restatement_leaves_no_cycle(tree, import_json, query, run):
+    import_json(tree(PARIS_LYON_PARIS))
+    (change,) = query("SELECT id FROM changes WHERE entry_id = 1 AND action = 'restate'")
+    assert run("review", "undo", str(change[0])).exit_code == 0
+    (undo,) = query("SELECT id FROM changes WHERE action = 'undo'")
+    assert run("review", "undo", str(undo[0])).exit_code == 0
+    assert statuses(query) == {"我住在巴黎": "active", "我住在里昂": "superseded"}
+    assert links(query) == [(1, 2, "lives_in: '里昂' → '巴黎'")]
