@@ -23,6 +23,9 @@ from typing import Any
 _WORD = re.compile(r"\w+")
 _CACHE_FORMAT = 1
 _BATCH = 500
+# Past this many characters, looking up every substring (up to 16 characters each) costs more
+# than loading the whole dictionary once (~0.5 s).
+_LONGEST_QUERY = 4000
 
 
 @cache
@@ -53,7 +56,7 @@ def words(text: str) -> list[str]:
 
 def query_words(text: str) -> list[str]:
     """words(text), from the on-disk dictionary when there is one (see the module doc)."""
-    path = _dictionary_file()
+    path = _dictionary_file() if len(text) <= _LONGEST_QUERY else None
     saved = _saved_dictionary(path) if path else None
     if saved is None:
         return words(text)
@@ -111,34 +114,45 @@ def _dictionary_name() -> str | None:
 
 
 def _dictionary_file() -> Path | None:
-    """Where the copy of jieba's dictionary lives ($XDG_CACHE_HOME or ~/.cache, memctl/)."""
+    """Where the copy of jieba's dictionary lives: $XDG_CACHE_HOME/memctl, or ~/.cache/memctl
+    (a relative $XDG_CACHE_HOME is ignored, as the XDG spec says). None: nowhere usable."""
     name = _dictionary_name()
     if name is None:
         return None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:  # no home directory at all
+            return None
     return Path(base) / "memctl" / f"{name}.sqlite"
 
 
 @cache
 def _saved_dictionary(path: Path) -> _SavedDictionary | None:
-    if not path.is_file():
-        return None
     try:
+        if not path.is_file():
+            return None
         return _SavedDictionary(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True))
-    except (sqlite3.Error, KeyError, ValueError):
-        return None  # unreadable or partial: the next words() call writes it again
+    except (OSError, sqlite3.Error, KeyError, ValueError):
+        return None  # unreachable, unreadable or partial: the next words() writes it again
 
 
-_tried: set[Path] = set()  # copies this process has written or failed to write
+# Cache locations this process has written to or failed to write to, by $XDG_CACHE_HOME (the
+# index side calls words() once per entry: only the first call may do more than look here).
+_tried: set[str | None] = set()
 
 
 def _save_dictionary(tokenizer: Any) -> None:
-    """Write the loaded dictionary for query_words, once per file and process; best effort (a
-    read-only home only means context queries keep loading jieba)."""
-    path = _dictionary_file()
-    if path is None or path in _tried or _saved_dictionary(path) is not None:
+    """Write the loaded dictionary for query_words, once per location and process; best
+    effort (a read-only home only means context queries keep loading jieba)."""
+    where = os.environ.get("XDG_CACHE_HOME")
+    if where in _tried:
         return
-    _tried.add(path)
+    _tried.add(where)
+    path = _dictionary_file()
+    if path is None or _saved_dictionary(path) is not None:
+        return
     with contextlib.suppress(OSError, sqlite3.Error):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -155,6 +169,8 @@ def _save_dictionary(tokenizer: Any) -> None:
                     [("total", str(tokenizer.total)), ("longest", str(longest))],
                 )
             conn.close()
+            with open(tmp, "rb") as written:
+                os.fsync(written.fileno())  # on disk before it takes the real name
             os.replace(tmp, path)  # atomic: a concurrent reader sees all of it or nothing
         finally:
             with contextlib.suppress(OSError):

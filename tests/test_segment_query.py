@@ -99,3 +99,39 @@ def test_a_cache_path_that_is_a_file_only_means_no_copy(fresh_cache: Path) -> No
     fresh_cache.write_text("a file where the cache directory would be")
     assert query_words("北京烤鸭") == ["北京", "烤鸭", "北京烤鸭"]
     assert not saved_file().exists()
+
+
+def test_an_unusable_cache_path_never_raises(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """stat() errors other than 'no such file' (a name too long here; permission denied for
+    a non-root user) must not reach the user: no copy, the same words."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ("x" * 300)))
+    assert words("我住在北京") == ["我", "住", "在", "北京"]
+    assert query_words("我住在北京") == ["我", "住", "在", "北京"]
+
+
+def test_a_relative_cache_home_is_ignored_as_the_xdg_spec_says(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    words("北京")
+    path = segment._dictionary_file()
+    assert path is not None and path.is_relative_to(tmp_path / "home" / ".cache")
+    assert segment._saved_dictionary(path) is not None
+
+
+def test_a_very_long_query_is_cut_the_ordinary_way(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Looking up every substring of a long text costs more than loading the dictionary."""
+    words("预热")
+    looked_up = []
+    monkeypatch.setattr(
+        segment._SavedDictionary, "tokenizer_for", lambda self, text: looked_up.append(text)
+    )
+    text = "北京烤鸭" * 2_000
+    assert query_words(text) == words(text)
+    assert looked_up == []
