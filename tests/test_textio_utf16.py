@@ -66,3 +66,13 @@ def test_a_big_utf16_file_is_streamed(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert count == 800_000
     assert peak < 8_000_000, f"peak {peak:,} bytes"
+
+
+def test_utf16_lines_read_like_the_same_text_in_utf8(tmp_path: Path) -> None:
+    """Astral characters (even a noncharacter), CR runs before the line break: same lines."""
+    text = "- 🐼 panda \U0010fffe ok\r\r\n- 𠀀𠀁 rare hanzi\n- last"
+    wide, narrow = tmp_path / "wide.md", tmp_path / "narrow.md"
+    wide.write_bytes(text.encode("utf-16"))
+    narrow.write_bytes(text.encode("utf-8"))
+    assert read(wide) == read(narrow)
+    assert read(wide)[0] == (1, "- 🐼 panda \U0010fffe ok")

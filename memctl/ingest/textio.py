@@ -74,9 +74,9 @@ def _skip_rest_of_line(f: object) -> int:
             return skipped
 
 
-# Put where a UTF-16 code unit could not be decoded: a noncharacter (U+10FFFE never occurs in
-# interchanged text), so the line holding it is rejected and the others are read.
-_INVALID = "\U0010fffe"
+# Put where a UTF-16 code unit could not be decoded: a lone surrogate, which decoding valid
+# UTF-16 never gives, so the line holding it is rejected and the others are read.
+_INVALID = "\udfff"
 
 
 def _mark_invalid(exc: UnicodeError) -> tuple[str, int]:
@@ -105,14 +105,14 @@ def _iter_utf16(path: Path, codec: str) -> Iterator[Line | Rejection]:
             *complete, rest = (pending + text).split("\n") if not skipped else text.split("\n")
             for line in complete:
                 number += 1
-                if skipped or len(line) > limit:
-                    size = (skipped + len(line)) * 2
+                if skipped or _units(line) > limit:
+                    size = skipped * 2 + len(line.encode("utf-16-le", "surrogatepass"))
                     yield Rejection(shown, number, f"line too long ({size:,} bytes, limit 8 MiB)")
                     skipped = 0
                 else:
                     yield _utf16_line(shown, number, line)
-            if skipped or len(rest) > limit:
-                skipped, pending = skipped + len(rest), ""
+            if skipped or _units(rest) > limit:
+                skipped, pending = skipped + _units(rest), ""
             else:
                 pending = rest
             if not raw:
@@ -123,12 +123,20 @@ def _iter_utf16(path: Path, codec: str) -> Iterator[Line | Rejection]:
         yield _utf16_line(shown, number + 1, pending)
 
 
+def _units(text: str) -> int:
+    """UTF-16 code units of `text` (characters beyond the BMP take two), exact above half the
+    line limit; below it, where it cannot matter, its length."""
+    if len(text) * 2 <= MAX_LINE_BYTES // 2:
+        return len(text)
+    return len(text) + sum(1 for c in text if c > "\uffff")
+
+
 def _utf16_line(shown: str, number: int, line: str) -> Line | Rejection:
     if _INVALID in line:
         return Rejection(shown, number, "invalid UTF-16 in line")
     if "\x00" in line:
         return Rejection(shown, number, "NUL byte in line")
-    return number, line.removesuffix("\r")
+    return number, line.rstrip("\r")
 
 
 def read_document(path: Path) -> bytes | Rejection:
