@@ -16,6 +16,7 @@ import os
 import re
 import sqlite3
 import tempfile
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -155,6 +156,7 @@ def _save_dictionary(tokenizer: Any) -> None:
         return
     with contextlib.suppress(OSError, sqlite3.Error):
         path.parent.mkdir(parents=True, exist_ok=True)
+        _remove_leftovers(path.parent)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         os.close(fd)
         try:
@@ -176,3 +178,12 @@ def _save_dictionary(tokenizer: Any) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
         _saved_dictionary.cache_clear()
+
+
+def _remove_leftovers(folder: Path) -> None:
+    """Half-written copies (and their journals) of writers killed over an hour ago."""
+    stale = time.time() - 3600
+    for leftover in [*folder.glob("tmp*.tmp"), *folder.glob("tmp*.tmp-journal")]:
+        with contextlib.suppress(OSError):
+            if leftover.stat().st_mtime < stale:
+                leftover.unlink()

@@ -135,3 +135,16 @@ def test_a_very_long_query_is_cut_the_ordinary_way(
     text = "北京烤鸭" * 2_000
     assert query_words(text) == words(text)
     assert looked_up == []
+
+
+def test_leftovers_of_a_killed_writer_are_cleaned_up(fresh_cache: Path) -> None:
+    folder = saved_file().parent
+    folder.mkdir(parents=True)
+    old, fresh = folder / "tmpold.tmp", folder / "tmpfresh.tmp"  # fresh: a writer at work
+    for leftover in (old, fresh, folder / "tmpold.tmp-journal"):
+        leftover.write_bytes(b"half a copy")
+    os.utime(old, (0, 0))
+    os.utime(folder / "tmpold.tmp-journal", (0, 0))
+    words("北京")
+    assert saved_file().is_file()
+    assert sorted(p.name for p in folder.iterdir() if p != saved_file()) == ["tmpfresh.tmp"]
