@@ -263,10 +263,10 @@ def _import_file(
         first_id = store.next_entry_id()
         planned = {h: first_id + i for i, h in enumerate(new)}
         to_classify = [a for a in new.values() if a.record.format != "memctl-export"]
-        fork = len(to_classify) >= PARALLEL_MIN
-        if fork:
-            classify("预热")  # loaded once, before the fork shares them (no-op if already)
-        shared = Shared([_job(a) for a in to_classify], _classified, fork=fork)
+        # Forks only for a file whose accepting forked too: the classifier is loaded by then.
+        shared = Shared(
+            [_job(a) for a in to_classify], _classified, fork=len(to_classify) >= PARALLEL_MIN
+        )
         try:
             fresh_items = [Item(planned[a.norm_hash], a.content, a.record.ts) for a in to_classify]
             merges = run.engine.add(fresh_items) if fresh_items else []

@@ -123,14 +123,14 @@ def _copy(path: Path, into: sqlite3.Connection) -> None:
     uri = path.resolve().as_uri()
     if not wal.exists():
         before = _stamp(path)
-        src = _connect(f"{uri}?mode=ro&immutable=1", uri=True)
-        try:
-            src.backup(into)
-        finally:
-            src.close()
+        _backup(f"{uri}?mode=ro&immutable=1", into)
         if not wal.exists() and _stamp(path) == before:
             return
-    src = _connect(f"{uri}?mode=ro", uri=True)
+    _backup(f"{uri}?mode=ro", into)
+
+
+def _backup(uri: str, into: sqlite3.Connection) -> None:
+    src = _connect(uri, uri=True)
     try:
         src.backup(into)
     finally:
