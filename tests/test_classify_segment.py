@@ -43,12 +43,37 @@ def test_cut_matches_jieba_on_generated_text(run: str) -> None:
     assert segment.cut(run) == jieba_cut(run)
 
 
-def test_tokens_are_words_not_substrings() -> None:
+def found(text: str) -> frozenset[str]:
+    return rules.lexicon().vocabulary.found(segment.fold(text))
+
+
+def fully_segmented(text: str) -> frozenset[str]:
+    """The lexicon words among all the text's tokens, every CJK run segmented: the reference
+    Vocabulary.found must equal while segmenting only the runs that can hold one."""
+    folded = segment.fold(text)
+    tokens = set(segment._LATIN_WORD.findall(folded))
+    for run in segment._CJK_RUN.findall(folded):
+        tokens.update(jieba_cut(run))
+    return rules.lexicon().vocabulary.words & tokens
+
+
+def test_lexicon_words_are_found_as_words_not_substrings() -> None:
+    assert {"人设", "剧本杀", "跑团", "sister"} <= rules.lexicon().vocabulary.words
+    assert "人设" not in found("打开个人设置页面")
+    assert {"剧本杀", "跑团"} <= found("周末去玩剧本杀，晚上跑团")
+    assert "sister" in found("My sister's Wedding")
+
+
+def test_found_equals_segmenting_everything_on_every_fixture_line() -> None:
     rules.lexicon()
-    assert "人设" not in segment.tokens(segment.fold("打开个人设置页面"))
-    assert "叫我" not in segment.tokens(segment.fold("他们叫我们过去"))
-    assert {"剧本杀", "跑团"} <= segment.tokens(segment.fold("周末去玩剧本杀，晚上跑团"))
-    assert {"sister", "wedding"} <= segment.tokens(segment.fold("My sister's Wedding"))
+    assert [found(t) for t in TEXTS] == [fully_segmented(t) for t in TEXTS]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=HANZI + "abc ", min_size=1, max_size=60))
+def test_found_equals_segmenting_everything_on_generated_text(text: str) -> None:
+    rules.lexicon()
+    assert found(text) == fully_segmented(text)
 
 
 def test_requirement_finds_the_literal_a_match_needs() -> None:

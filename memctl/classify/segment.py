@@ -125,11 +125,3 @@ class Vocabulary:
                 if self._cjk.search(run):
                     found.update(_cut_run(run))
         return self.words.intersection(found)
-
-
-def tokens(folded: str) -> frozenset[str]:
-    """Word tokens of already folded text."""
-    found = set(_LATIN_WORD.findall(folded))
-    for run in _CJK_RUN.findall(folded):
-        found.update(_cut_run(run))
-    return frozenset(found)
