@@ -171,16 +171,7 @@ def unlink(user: UserStore, old_id: int) -> None:
 def _stating_facts(user: UserStore, ids: list[int]) -> set[int]:
     """Those of `ids` that state a fact: an import's new entries, most of which do not, are
     filtered in a few queries instead of one each (0.6 s -> 0.05 s for 140k)."""
-    found: set[int] = set()
-    for i in range(0, len(ids), 500):
-        chunk = ids[i : i + 500]
-        rows = user.conn.execute(
-            f"SELECT id FROM entries WHERE +user_id = ? AND fact_key IS NOT NULL "
-            f"AND id IN ({','.join('?' * len(chunk))})",
-            [user.user_id, *chunk],
-        )
-        found.update(r[0] for r in rows)
-    return found
+    return {r[0] for r in user.entries_by_id("id", ids, "AND fact_key IS NOT NULL")}
 
 
 def _get(user: UserStore, entry_id: int) -> Entry | None:

@@ -20,7 +20,7 @@ import orjson
 from memctl import conflicts, merge, search
 from memctl.errors import ConfigError, MemctlError
 from memctl.models import LAYERS
-from memctl.store import Store, now_iso
+from memctl.store import Store, chunks, now_iso
 
 INTERRUPTED = "interrupted: the process ended before the run finished"
 
@@ -174,8 +174,7 @@ def step_caps(ctx: RunContext) -> int:
         ).fetchall()
         rows.sort(key=lambda r: (_score(ctx, r[1], r[2]), r[0]))
         victims = [r[0] for r in rows[: count - cap]]
-        for chunk in range(0, len(victims), 500):
-            ids = victims[chunk : chunk + 500]
+        for ids in chunks(victims):
             conn.execute(
                 f"UPDATE entries SET status = 'archived', updated_at = ? "
                 f"WHERE id IN ({','.join('?' * len(ids))})",

@@ -34,15 +34,7 @@ def engine_for(
 
 
 def _texts(user: UserStore, ids: Sequence[int]) -> dict[int, str]:
-    found: dict[int, str] = {}
-    for i in range(0, len(ids), 500):
-        chunk = list(ids[i : i + 500])
-        rows = user.conn.execute(
-            f"SELECT id, content FROM entries WHERE +user_id = ? AND id IN ({_marks(chunk)})",
-            [user.user_id, *chunk],
-        )
-        found.update((r[0], r[1]) for r in rows)
-    return found
+    return {r[0]: r[1] for r in user.entries_by_id("id, content", ids)}
 
 
 def add(user: UserStore, engine: Engine, entries: Iterable[dict[str, Any]]) -> list[Merge]:
@@ -113,17 +105,7 @@ def apply(user: UserStore, merges: Sequence[Merge], who: str = "memctl") -> Coun
 
 def survivors(user: UserStore, ids: Iterable[int]) -> dict[int, int]:
     """id -> the entry it now lives in (itself unless merged away)."""
-    out: dict[int, int] = {}
-    wanted = list(dict.fromkeys(ids))
-    for i in range(0, len(wanted), 500):
-        chunk = wanted[i : i + 500]
-        rows = user.conn.execute(
-            # "+user_id": look ids up directly, not by scanning the user index (4.4 s at 200k).
-            f"SELECT id, merged_into FROM entries WHERE +user_id = ? AND id IN ({_marks(chunk)})",
-            [user.user_id, *chunk],
-        )
-        out.update((r[0], r[1] or r[0]) for r in rows)
-    return out
+    return {r[0]: r[1] or r[0] for r in user.entries_by_id("id, merged_into", ids)}
 
 
 def dedupe_user(
@@ -167,7 +149,3 @@ def dedupe_user(
         "merges": groups,
         "stats": engine.stats(),
     }
-
-
-def _marks(items: Sequence[Any]) -> str:
-    return ",".join("?" * len(items))

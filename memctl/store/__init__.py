@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -26,6 +26,7 @@ from memctl.store.schema import migrate
 
 BUSY_TIMEOUT_S = 60.0
 _CHUNK = 500  # bound parameters per IN (...) query, well under SQLite's limit
+T = TypeVar("T")
 
 
 def now_iso() -> str:
@@ -154,7 +155,7 @@ class UserStore:
 
     def entry_ids_by_hash(self, hashes: Iterable[str]) -> dict[str, int]:
         found: dict[str, int] = {}
-        for chunk in _chunks(list(hashes)):
+        for chunk in chunks(list(hashes)):
             marks = ",".join("?" * len(chunk))
             rows = self.conn.execute(
                 f"SELECT norm_hash, id FROM entries WHERE user_id = ? AND norm_hash IN ({marks})",
@@ -162,6 +163,17 @@ class UserStore:
             )
             found.update((r[0], r[1]) for r in rows)
         return found
+
+    def entries_by_id(self, columns: str, ids: Iterable[int], where: str = "") -> Iterator[Any]:
+        """`columns` of this user's entries among `ids` (and matching `where`), a few queries
+        for any number of ids. "+user_id" makes SQLite look each id up directly instead of
+        scanning the user's index (4.4 s against 0.13 s for 200k ids)."""
+        for chunk in chunks(list(dict.fromkeys(ids))):
+            yield from self.conn.execute(
+                f"SELECT {columns} FROM entries WHERE +user_id = ? {where} "
+                f"AND id IN ({','.join('?' * len(chunk))})",
+                [self.user_id, *chunk],
+            )
 
     def known_sources(self, path: str) -> set[tuple[int, str]]:
         """(line, raw_hash) of every record already imported from `path`."""
@@ -347,6 +359,7 @@ def _is_utf8(text: str) -> bool:
     return True
 
 
-def _chunks(items: list[str]) -> Iterator[list[str]]:
+def chunks(items: Sequence[T]) -> Iterator[Sequence[T]]:
+    """`items` in slices small enough for one IN (...) query."""
     for i in range(0, len(items), _CHUNK):
         yield items[i : i + _CHUNK]
