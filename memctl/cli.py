@@ -108,6 +108,21 @@ def _store(
             store.close()
 
 
+def _tell(json_: bool, result: dict[str, Any], message: str) -> None:
+    """What a write command did: `result` on stdout as JSON for scripts, else `message`."""
+    if json_:
+        _emit_json(result)
+    else:
+        err.print(message)
+
+
+def _tell_decided(json_: bool, action: str, ids: list[int], changes: list[int]) -> None:
+    verb = {"approve": "approved", "reject": "rejected"}[action]
+    listed = ", ".join(map(str, changes))
+    message = f"{verb} {len(ids)} (changes {listed}; undo with review undo)"
+    _tell(json_, {"action": action, "entries": ids, "changes": changes}, message)
+
+
 def _emit_json(value: Any) -> None:
     sys.stdout.buffer.write(orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n")
     sys.stdout.flush()
@@ -426,10 +441,7 @@ def review_approve(
     """Approve entries: they become active. Example: memctl review approve 12 14"""
     with _store(db, user, existing=True) as store:
         done = review.approve(store, ids)
-    if json_:
-        _emit_json({"action": "approve", "entries": ids, "changes": done})
-        return
-    err.print(f"approved {len(ids)} (changes {', '.join(map(str, done))}; undo with review undo)")
+    _tell_decided(json_, "approve", ids, done)
 
 
 @review_app.command("reject")
@@ -439,10 +451,7 @@ def review_reject(
     """Reject entries: they are archived, never deleted. Example: memctl review reject 13"""
     with _store(db, user, existing=True) as store:
         done = review.reject(store, ids)
-    if json_:
-        _emit_json({"action": "reject", "entries": ids, "changes": done})
-        return
-    err.print(f"rejected {len(ids)} (changes {', '.join(map(str, done))}; undo with review undo)")
+    _tell_decided(json_, "reject", ids, done)
 
 
 @review_app.command("edit")
@@ -459,10 +468,11 @@ def review_edit(
     """
     with _store(db, user, existing=True) as store:
         change = review.edit(store, entry_id, content=content, action="review-edit", approve=True)
-    if json_:
-        _emit_json({"action": "review-edit", "entry": entry_id, "change": change})
-        return
-    err.print(f"edited and approved {entry_id} (change {change})")
+    _tell(
+        json_,
+        {"action": "review-edit", "entry": entry_id, "change": change},
+        f"edited and approved {entry_id} (change {change})",
+    )
 
 
 @review_app.command("undo")
@@ -477,10 +487,11 @@ def review_undo(
     """Undo a decision: restore what a change altered. Example: memctl review undo 31"""
     with _store(db, user, existing=True) as store:
         entry_id = review.undo(store, change_id)
-    if json_:
-        _emit_json({"action": "undo", "undid": change_id, "entry": entry_id})
-        return
-    err.print(f"undid change {change_id} on entry {entry_id}")
+    _tell(
+        json_,
+        {"action": "undo", "undid": change_id, "entry": entry_id},
+        f"undid change {change_id} on entry {entry_id}",
+    )
 
 
 @app.command("edit")
@@ -503,10 +514,11 @@ def edit_(
     with _store(db, user, existing=True) as store:
         change = review.edit(store, entry_id, content=content, layer=layer, realm=realm,
                              audience=audience, status=status_, importance=importance)  # fmt: skip
-    if json_:
-        _emit_json({"action": "edit", "entry": entry_id, "change": change})
-        return
-    err.print(f"edited {entry_id} (change {change})")
+    _tell(
+        json_,
+        {"action": "edit", "entry": entry_id, "change": change},
+        f"edited {entry_id} (change {change})",
+    )
 
 
 @app.command("delete")
@@ -534,10 +546,11 @@ def delete_(
                 err.print("[red]Error:[/red] not confirmed (use --yes to skip the question)")
                 raise typer.Exit(EXIT_ERROR)
         change = review.delete(store, entry_id, hard=hard)
-    if json_:
-        _emit_json({"action": "remove" if hard else "archive", "entry": entry_id, "change": change})
-        return
-    err.print(f"{'removed' if hard else 'archived'} {entry_id}")
+    _tell(
+        json_,
+        {"action": "remove" if hard else "archive", "entry": entry_id, "change": change},
+        f"{'removed' if hard else 'archived'} {entry_id}",
+    )
 
 
 @app.command("history")
