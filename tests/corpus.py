@@ -22,6 +22,47 @@ from dataclasses import dataclass, replace
 from functools import cache
 from itertools import accumulate
 
+# Word lists for generated memories, shared with tests/helpers_state.py and the benchmarks.
+ZH_WORDS = (
+    "春夏秋冬山水风云花草鱼鸟金木火土日月星辰江河湖海松竹梅兰琴棋书画诗酒茶"
+    "米麦豆桃李杏梨刀剑弓马车船桥路门窗灯烛纸笔墨砚"
+)
+EN_WORDS = [
+    "amber",
+    "basil",
+    "cedar",
+    "delta",
+    "ember",
+    "fjord",
+    "garnet",
+    "harbor",
+    "indigo",
+    "juniper",
+    "kelp",
+    "lagoon",
+    "meadow",
+    "nectar",
+    "orchid",
+    "pebble",
+    "quartz",
+    "raven",
+    "saffron",
+    "tundra",
+    "umber",
+    "violet",
+    "willow",
+    "xenon",
+    "yarrow",
+    "zephyr",
+]
+
+
+def spell(words: str | list[str], i: int, count: int, sep: str) -> str:
+    """Words spelled from i's digits: distinct memories differ in words, not only in a number
+    (numbered copies of one sentence are a template family, which dedupe rightly folds)."""
+    return sep.join(words[(i // len(words) ** k) % len(words)] for k in range(count))
+
+
 KINDS = (
     "distinct", "exact", "normalised", "near", "long_edit", "template", "pinned", "hello",
     "negative",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from corpus import EN_WORDS, ZH_WORDS, spell
 
 from memctl.normalise import norm_hash
 from memctl.store import Store
@@ -252,46 +253,12 @@ _LIVES_IN = ["I live in Paris", "我住在上海", "I live in Lyon", "我住在�
 _EDITOR = ["My editor is vim", "我的编辑器是 Emacs", "My editor is Helix"]
 
 
-_ZH_WORDS = "春夏秋冬山水风云花草鱼鸟金木火土日月星辰江河湖海松竹梅兰琴棋书画诗酒茶" \
-    "米麦豆桃李杏梨刀剑弓马车船桥路门窗灯烛纸笔墨砚"  # fmt: skip
-_EN_WORDS = [
-    "amber",
-    "basil",
-    "cedar",
-    "delta",
-    "ember",
-    "fjord",
-    "garnet",
-    "harbor",
-    "indigo",
-    "juniper",
-    "kelp",
-    "lagoon",
-    "meadow",
-    "nectar",
-    "orchid",
-    "pebble",
-    "quartz",
-    "raven",
-    "saffron",
-    "tundra",
-    "umber",
-    "violet",
-    "willow",
-    "xenon",
-    "yarrow",
-    "zephyr",
-]
-
-
 def _fact(rng: random.Random, n: int) -> str:
     # Words spelled from n's digits, so facts differ in their words and not only in a number:
     # numbered copies of one sentence would rightly fold into one template family.
     if n % 2:
-        words = "".join(_ZH_WORDS[(n // len(_ZH_WORDS) ** k) % len(_ZH_WORDS)] for k in range(6))
-        return f"{rng.choice(_ZH)}，{words}，编号 {n}。"
-    words = " ".join(_EN_WORDS[(n // len(_EN_WORDS) ** k) % len(_EN_WORDS)] for k in range(6))
-    return f"{rng.choice(_EN)}: {words} (item {n})."
+        return f"{rng.choice(_ZH)}，{spell(ZH_WORDS, n, 6, '')}，编号 {n}。"
+    return f"{rng.choice(_EN)}: {spell(EN_WORDS, n, 6, ' ')} (item {n})."
 
 
 def write_big_tree(
@@ -364,3 +331,15 @@ def add(store: Store, content: str, user: str = "alice", **fields: Any) -> int:
     row = {"content": content, "norm_hash": norm_hash(content), **fields}
     with store.transaction():
         return store.for_user(user).add_entries([row])[row["norm_hash"]]
+
+
+def _entry_fields() -> list[str]:
+    """Every entries column but user_id, in schema order: what a reader of entries gets."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    Store(conn, ":memory:")
+    names = [row[1] for row in conn.execute("PRAGMA table_info(entries)") if row[1] != "user_id"]
+    conn.close()
+    return names
+
+
+ENTRY_FIELDS = _entry_fields()

@@ -6,20 +6,10 @@ import sqlite3
 
 import orjson
 import pytest
+from helpers_state import ENTRY_FIELDS
 
 from memctl.store import Store
 
-
-def _entry_fields() -> list[str]:
-    """Every entries column but user_id, in schema order: what a reader of entries gets."""
-    conn = sqlite3.connect(":memory:", isolation_level=None)
-    Store(conn, ":memory:")
-    names = [row[1] for row in conn.execute("PRAGMA table_info(entries)") if row[1] != "user_id"]
-    conn.close()
-    return names
-
-
-ENTRY_FIELDS = _entry_fields()
 SOURCE_FIELDS = [
     "path", "line", "format", "session_id", "message_id", "role", "ts", "section", "raw_hash",
     "run_id", "merge_layer", "merge_score", "created_at", "category",

@@ -25,7 +25,8 @@ from typing import Any
 import orjson
 import pytest
 from conftest import Run
-from helpers_state import _EN_WORDS, _ZH_WORDS, db_state, integrity, start_memctl, state_diff
+from corpus import EN_WORDS, ZH_WORDS
+from helpers_state import db_state, integrity, start_memctl, state_diff
 
 from memctl import consolidate, lock, merge
 from memctl.importer import import_paths
@@ -45,10 +46,10 @@ def backup(groups: int) -> bytes:
     memories: list[dict[str, Any]] = []
     for g in range(groups):
         if g % 2:
-            words = " ".join(rng.sample(_EN_WORDS, 5))
+            words = " ".join(rng.sample(EN_WORDS, 5))
             pair = (f"Things to keep: {words}", f"Things to keep safe: {words}")
         else:
-            words = "".join(rng.sample(_ZH_WORDS, 8))
+            words = "".join(rng.sample(ZH_WORDS, 8))
             pair = (f"记得收好{words}", f"记得要收好{words}")
         fields: dict[str, Any] = {
             "status": "active",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from helpers_state import ENTRY_FIELDS
 
 from memctl.store import Store
 
@@ -24,16 +25,6 @@ SESSION = (
 )
 
 
-def _entry_fields() -> list[str]:
-    """Every entries column but user_id, in schema order: what a reader of entries gets."""
-    conn = sqlite3.connect(":memory:", isolation_level=None)
-    Store(conn, ":memory:")
-    names = [row[1] for row in conn.execute("PRAGMA table_info(entries)") if row[1] != "user_id"]
-    conn.close()
-    return names
-
-
-ENTRY_FIELDS = _entry_fields()
 SOURCE_FIELDS = [
     "path", "line", "format", "session_id", "message_id", "role", "ts", "section", "raw_hash",
     "merge_layer", "merge_score", "category",

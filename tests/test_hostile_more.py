@@ -24,7 +24,8 @@ from typing import Any
 import orjson
 import pytest
 from conftest import Run
-from helpers_state import _EN_WORDS, _ZH_WORDS, check_report, integrity
+from corpus import EN_WORDS, ZH_WORDS
+from helpers_state import check_report, integrity
 
 CLI_TIMEOUT_S = 120
 MIB = 1024 * 1024
@@ -176,11 +177,11 @@ def _bullets(path: Path) -> dict[str, set[int]]:
         elif i % 1000 == 998:
             kind, line = "punctuation", "- !!! ..."
         elif k % 2:
-            words = " ".join(_EN_WORDS[(k // 26**j) % 26] for j in range(3))
-            kind, line = "text", f"- {words} {_ZH_WORDS[k % 50]}{_ZH_WORDS[(k // 7) % 50]}"
+            words = " ".join(EN_WORDS[(k // 26**j) % 26] for j in range(3))
+            kind, line = "text", f"- {words} {ZH_WORDS[k % 50]}{ZH_WORDS[(k // 7) % 50]}"
         else:
-            zh = "".join(_ZH_WORDS[(k // d) % 50] for d in (1, 3, 11))
-            kind, line = "text", f"{'  ' * (i % 5)}* {zh}的笔记 {_EN_WORDS[k % 26]}"
+            zh = "".join(ZH_WORDS[(k // d) % 50] for d in (1, 3, 11))
+            kind, line = "text", f"{'  ' * (i % 5)}* {zh}的笔记 {EN_WORDS[k % 26]}"
         lines.append(line)
         kinds[kind].add(len(lines))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

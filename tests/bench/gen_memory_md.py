@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import random
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from corpus import EN_WORDS, ZH_WORDS, spell  # noqa: E402
 
 ZH_SUBJECTS = ["用户", "老板", "团队", "助手", "我们"]
 ZH_VERBS = ["喜欢", "讨厌", "常用", "计划学习", "刚刚升级了", "每天都看", "想要换掉"]
@@ -38,55 +42,15 @@ EN_OBJECTS = ["dark mode", "vim keybindings", "the Postgres cluster", "standup n
 FULLWIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
 
 
-ZH_WORDS = (
-    "春夏秋冬山水风云花草鱼鸟金木火土日月星辰江河湖海松竹梅兰琴棋书画诗酒茶"
-    "米麦豆桃李杏梨刀剑弓马车船桥路门窗灯烛纸笔墨砚"
-)
-EN_WORDS = [
-    "amber",
-    "basil",
-    "cedar",
-    "delta",
-    "ember",
-    "fjord",
-    "garnet",
-    "harbor",
-    "indigo",
-    "juniper",
-    "kelp",
-    "lagoon",
-    "meadow",
-    "nectar",
-    "orchid",
-    "pebble",
-    "quartz",
-    "raven",
-    "saffron",
-    "tundra",
-    "umber",
-    "violet",
-    "willow",
-    "xenon",
-    "yarrow",
-    "zephyr",
-]
-
-
-def _spell(words: str | list[str], i: int, count: int, sep: str) -> str:
-    """Words spelled from i's digits: distinct memories differ in words, not only in a number
-    (numbered copies of one sentence are a template family, which dedupe rightly folds)."""
-    return sep.join(words[(i // len(words) ** k) % len(words)] for k in range(count))
-
-
 def distinct(rng: random.Random, i: int) -> str:
     if i % 2:
         return (
             f"{rng.choice(ZH_SUBJECTS)}{rng.choice(ZH_VERBS)}{rng.choice(ZH_OBJECTS)}，"
-            f"{_spell(ZH_WORDS, i, 5, '')}。"
+            f"{spell(ZH_WORDS, i, 5, '')}。"
         )
     return (
         f"{rng.choice(EN_SUBJECTS)} {rng.choice(EN_VERBS)} {rng.choice(EN_OBJECTS)}: "
-        f"{_spell(EN_WORDS, i, 5, ' ')}."
+        f"{spell(EN_WORDS, i, 5, ' ')}."
     )
 
 
