@@ -20,7 +20,6 @@ whose writing end only the worker holds), instead of waiting for it forever.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing
 import os
 import queue
@@ -175,6 +174,8 @@ def _die_with(parent: int) -> None:
     """Have the kernel kill this process when the caller dies (Linux), so a killed import
     leaves no worker behind holding an inherited lock file open."""
     if sys.platform.startswith("linux"):
+        import ctypes  # in the worker only: not worth loading for every memctl command
+
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
