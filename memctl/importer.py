@@ -24,9 +24,10 @@ from memctl import CONTEXT_MARKER, conflicts, merge
 from memctl.classify import classify, injection, secrets
 from memctl.dedupe import Engine, Item, Merge
 from memctl.errors import InputNotFound
+from memctl.ingest import noise
 from memctl.ingest.detect import READERS, UnknownFormat, detect
 from memctl.ingest.restraint import judge
-from memctl.models import AUDIENCES, LAYERS, MESSAGE, REALMS, STATUSES, Record, Rejection
+from memctl.models import AUDIENCES, LAYERS, MEMORY, MESSAGE, REALMS, STATUSES, Record, Rejection
 from memctl.normalise import hash_canonical, normalise, raw_hash
 from memctl.parallel import Shared
 from memctl.store import UserStore, now_iso
@@ -407,6 +408,13 @@ def _accept(record: Record) -> _Accepted | Rejection | str:
         return OWN_CONTEXT
     if record.skip:
         return record.skip
+    # Logs, unfilled template slots and remarks about the file: in a memory file, not memories.
+    if (
+        record.kind == MEMORY
+        and record.format != "memctl-export"
+        and (why := noise.judge(record.text))
+    ):
+        return why
     if record.fields and (why := _invalid_export_field(record.fields)):
         return Rejection(record.path, record.line, why)
     category = None

@@ -166,8 +166,9 @@ BULLETS = 100_000
 
 
 def _bullets(path: Path) -> dict[str, set[int]]:
-    """100k bullets of 2,000 texts (nested, starred, CJK and English), every 1000th empty and
-    every 1000th punctuation only; returns the line numbers of each kind."""
+    """100k top-level bullets of 2,000 texts (dashed and starred, CJK and English), every 1000th
+    empty and every 1000th punctuation only; returns the line numbers of each kind. (Nested
+    items belong to their parent item: tests/test_markdown.py.)"""
     lines = ["# Many", ""]
     kinds: dict[str, set[int]] = {"text": set(), "blank": set(), "punctuation": set()}
     for i in range(BULLETS):
@@ -181,7 +182,7 @@ def _bullets(path: Path) -> dict[str, set[int]]:
             kind, line = "text", f"- {words} {ZH_WORDS[k % 50]}{ZH_WORDS[(k // 7) % 50]}"
         else:
             zh = "".join(ZH_WORDS[(k // d) % 50] for d in (1, 3, 11))
-            kind, line = "text", f"{'  ' * (i % 5)}* {zh}的笔记 {EN_WORDS[k % 26]}"
+            kind, line = "text", f"* {zh}的笔记 {EN_WORDS[k % 26]}"
         lines.append(line)
         kinds[kind].add(len(lines))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

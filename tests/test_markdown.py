@@ -436,3 +436,85 @@ def test_reader_never_raises_on_bytes_and_lines_are_in_range(tmp_path: Path, dat
     for item in read(path):
         if isinstance(item, Record):
             assert 1 <= item.line <= _line_count(data)
+
+
+# --- structure: a record is a memory, not a line ------------------------------------------------
+
+
+def test_a_list_item_with_its_nested_items_is_one_record(tmp_path: Path) -> None:
+    path = write(tmp_path, "- 部署流程\n  - 先跑 make test\n  - 再推到 staging\n- 另一条\n")
+    assert lines_texts(path) == [(1, "部署流程\n- 先跑 make test\n- 再推到 staging"), (4, "另一条")]
+
+
+def test_a_label_line_is_the_section_of_the_list_it_introduces(tmp_path: Path) -> None:
+    text = "## 更新\n\n**新增**:\n- 支持导出\n- 支持导入\n\n后面的段落\n"
+    recs = records(write(tmp_path, text))
+    assert [(r.line, r.text, r.section) for r in recs] == [
+        (4, "支持导出", "更新 > 新增"),
+        (5, "支持导入", "更新 > 新增"),
+        (7, "后面的段落", "更新"),
+    ]
+
+
+def test_labels_in_either_language_and_with_emoji_introduce_blocks(tmp_path: Path) -> None:
+    text = "Notes:\n- one\n\n🐛 Bug：\n\n- two\n\n**配置说明**\n\n| k | v |\n|---|---|\n| a | b |\n"
+    recs = records(write(tmp_path, text))
+    assert [(r.line, r.text, r.section) for r in recs] == [
+        (2, "one", "Notes"),
+        (6, "two", "🐛 Bug"),
+        (12, "a | b", "配置说明"),
+    ]
+
+
+def test_a_label_with_nothing_after_it_is_skipped_not_lost(tmp_path: Path) -> None:
+    [rec] = records(write(tmp_path, "# A\n\nNotes:\n\n# B\n"))
+    assert (rec.line, rec.text, rec.skip) == (3, "Notes:", "label with no content")
+
+
+def test_a_sentence_ending_in_a_colon_with_its_own_content_is_not_a_label(tmp_path: Path) -> None:
+    path = write(tmp_path, "用户说过：以后都用中文回复\n- 列表\n")
+    assert lines_texts(path) == [(1, "用户说过：以后都用中文回复"), (2, "列表")]
+
+
+def test_nested_items_in_a_block_quote_stay_with_their_parent(tmp_path: Path) -> None:
+    path = write(tmp_path, "> - 父\n>   - 子\n")
+    assert lines_texts(path) == [(1, "父\n- 子")]
+
+
+def test_setext_headings_are_sections(tmp_path: Path) -> None:
+    [rec] = records(write(tmp_path, "偏好\n====\n\n- 喝茶\n"))
+    assert (rec.text, rec.section) == ("喝茶", "偏好")
+
+
+_FLAT_LINES = st.lists(
+    st.one_of(
+        st.just(""),
+        st.builds(
+            lambda n, t: "#" * n + " " + t, st.integers(1, 6), st.text("ab 中文", max_size=8)
+        ),
+        st.builds(
+            lambda m, t: m + " " + t,
+            st.sampled_from(["-", "*", "+", "1.", "2)"]),
+            st.text("ab 中文*-[]x", min_size=1, max_size=10),
+        ),
+    ),
+    max_size=30,
+)
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(_FLAT_LINES)
+def test_the_flat_fast_path_reads_what_the_parser_reads(tmp_path: Path, lines: list[str]) -> None:
+    """A file of headings and flat items skips the CommonMark parse; the records are the same."""
+    from memctl.ingest import markdown
+
+    path = write(tmp_path, "\n".join(lines) + "\n", "flat.md")
+    fast = [(r.line, r.text, r.section) for r in records(path)]
+    numbers = list(range(1, len(lines) + 1))
+    reader = markdown._Reader(path, numbers, lines)
+    parsed = [
+        (r.line, r.text, r.section) for r in reader.blocks(markdown._PARSER.parse("\n".join(lines)))
+    ]
+    assert fast == parsed

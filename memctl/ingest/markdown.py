@@ -1,32 +1,47 @@
-"""MEMORY.md / USER.md / CLAUDE.md / daily notes: bullets, paragraphs, `§` entries, tables.
+"""MEMORY.md / USER.md / CLAUDE.md / daily notes, read by their CommonMark structure.
 
-What becomes a record: a bullet (with its continuation lines), a paragraph, a table data row, or
-a hermes `§` entry. What does not: headings (they become the records' section), front matter,
-code fences, HTML comments, horizontal rules and table headers. A record's line is its first line.
-A date in the file name, a `# YYYY-MM-DD` heading or a `2026-02-21:` / `[2026-02-14 10:57]`
+A record is a memory, not a line (markdown-it-py parses the blocks):
+- a list item together with its nested items and continuation lines is one record;
+- a paragraph is one record, except that a dated line (`[2026-02-14 10:57] …`, `2026-02-21: …`)
+  always opens a record of its own (nanobot HISTORY.md runs entries together);
+- a table body row is a record (cells joined by " | "); the header row is context;
+- headings become the records' `section`, and so does a label line that introduces the block
+  after it (`**新增**:`, `Notes:`): context of what follows, not a record of its own;
+- front matter, code fences, HTML comments and rules are not records; a hermes file (entries
+  joined by a line holding only `§`) gives one record per entry.
+A record's line is its first line. A date in the file name, a `# YYYY-MM-DD` heading or a dated
 prefix becomes the record's time.
+
+Agents write `-text` with no space and `• text`; both are read as list items, as agents mean.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+import tomllib
+from collections.abc import Iterator, Sequence
+from functools import cache
+from importlib import resources
 from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from memctl.ingest.textio import Line, iter_lines
 from memctl.models import MEMORY, Record, Rejection
 
 FORMAT = "markdown"
 HERMES_FORMAT = "hermes-md"
+# Why a label line that introduces nothing (a heading or the end follows) is not a memory.
+EMPTY_LABEL = "label with no content"
 
-_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
 _RULE = re.compile(r"^ {0,3}([-*_])(\s*\1){2,}\s*$")
-# "-text" with no space counts as a bullet (agents write it), but only for "-": "*emphasis*"
-# and "**bold**" lines are paragraphs.
-_BULLET = re.compile(r"^(\s*)(?:[-*+]\s+|\d{1,3}[.)]\s+|-(?=[^\s-]))(.*)$")
+_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])[ \t]*")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
+_QUOTE = re.compile(r"^ {0,3}> ?")
+# Agents' list items that CommonMark reads as paragraphs: "-text" and "• text".
+_LOOSE_ITEM = re.compile(r"^(\s*)(?:-(?=[^\s>-])|•\s*)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _DATE_ONLY = re.compile(rf"^(?:\*\*)?({_DATE})\b")
@@ -40,6 +55,15 @@ _DATED_PREFIX = re.compile(
 )
 _DATED_STARTS = frozenset("0123456789[*")
 _FILE_DATE = re.compile(r"(\d{4})-?(\d{2})-?(\d{2})")
+# A line the fast path may take as it is: an ATX heading, or a top-level list item whose text
+# cannot open a block of its own (fence, quote, table, HTML, heading, nested item, rule).
+_SIMPLE = re.compile(
+    r"(?:#{1,6}(?:[ \t].*)?"
+    r"|(?:[-*+]|\d{1,9}[.)]) (?![\s`~>|<#]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)).*)"
+)
+
+_PARSER = MarkdownIt("commonmark").enable("table")
+_PARSER.disable(["inline", "text_join"])  # only the block structure is needed
 
 
 def file_date(path: Path) -> str | None:
@@ -48,50 +72,42 @@ def file_date(path: Path) -> str | None:
     return f"{m[1]}-{m[2]}-{m[3]}" if m else None
 
 
-@dataclass
-class _Block:
-    start: int
-    lines: list[str] = field(default_factory=list)
-    bullet: bool = False
-    quoted: bool = False
+@cache
+def _label() -> re.Pattern[str]:
+    text = resources.files("memctl.data").joinpath("noise.toml").read_text(encoding="utf-8")
+    return re.compile(tomllib.loads(text)["label"]["pattern"])
+
+
+def is_label(text: str) -> bool:
+    """A line that only names what follows: `**配置说明**:`, `Notes:`, `🐛 Bug:`, `**Setup**`."""
+    return "\n" not in text and bool(_label().match(text.strip()))
+
+
+def _label_text(text: str) -> str:
+    return text.strip().strip("*_ ").rstrip(":：").strip("*_ ")
 
 
 class _Reader:
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: Path, numbers: list[int], lines: list[str]) -> None:
         self.shown = str(path)
         self.date = file_date(path)
+        self.numbers = numbers  # source line index -> the file's 1-based line number
+        self.lines = lines
         self.headings: list[tuple[int, str]] = []
-        self.block: _Block | None = None
-        self.table: list[tuple[int, str]] = []
 
-    def record(self, line: int, text: str, fmt: str = FORMAT) -> Record | None:
+    def record(
+        self, index: int, text: str, fmt: str = FORMAT, label: str | None = None
+    ) -> Iterator[Record]:
+        """The record (none if no text is left once a dated prefix is cut)."""
         text = text.strip()
         ts = self.date
         if text[:1] in _DATED_STARTS and (m := _DATED_PREFIX.match(text)):
             ts, text = m[1], m[2].strip()
         if not text:
-            return None
-        section = " > ".join(h for _, h in self.headings) or None
-        return Record(text, self.shown, line, fmt, MEMORY, ts=ts, section=section)
-
-    def flush(self) -> Iterator[Record]:
-        if self.block is not None:
-            rec = self.record(self.block.start, "\n".join(self.block.lines))
-            self.block = None
-            if rec:
-                yield rec
-        if self.table:
-            rows = self.table
-            self.table = []
-            if len(rows) > 1 and _TABLE_RULE.match(rows[1][1]):
-                rows = rows[2:]  # header row and its rule
-            for number, row in rows:
-                if _TABLE_RULE.match(row):
-                    continue
-                cells = [c.strip() for c in row.strip().strip("|").split("|")]
-                if rec := self.record(number, " | ".join(c for c in cells if c)):
-                    yield rec
+            return
+        parts = [h for _, h in self.headings] + ([label] if label else [])
+        section = " > ".join(parts) or None
+        yield Record(text, self.shown, self.numbers[index], fmt, MEMORY, ts=ts, section=section)
 
     def heading(self, level: int, text: str) -> None:
         while self.headings and self.headings[-1][0] >= level:
@@ -100,98 +116,210 @@ class _Reader:
         if m := _DATE_ONLY.match(text):
             self.date = m[1]
 
-    def read(self, lines: Iterator[Line | Rejection]) -> Iterator[Record | Rejection]:
-        fence: str | None = None
-        in_comment = False
-        for item in lines:
-            if isinstance(item, Rejection):
-                yield item
+    # --- the fast path: a file of headings and flat list items has no structure to parse ---
+
+    def flat(self) -> Iterator[Record]:
+        for index, line in enumerate(self.lines):
+            if not line.strip():
                 continue
-            number, line = item
-            if number == 1 and line.strip() == "---":
-                fence = "---"  # front matter runs to the next "---" line
-                continue
-            if fence is not None:
-                if (fence == "---" and line.strip() in ("---", "...")) or (
-                    fence != "---" and line.strip().startswith(fence)
-                ):
-                    fence = None
-                continue
-            if in_comment:
-                in_comment = "-->" not in line
-                continue
+            if line[0] == "#":
+                m = _HEADING.match(line)
+                assert m is not None
+                self.heading(len(m[1]), m[2] or "")
+            else:
+                yield from self.record(index, _item_text(line))
+
+    # --- the general path -------------------------------------------------------------------
+
+    def blocks(self, tokens: Sequence[Token]) -> Iterator[Record]:
+        quote = 0
+        label: tuple[int, str] | None = None  # (index of the last token it covers, its text)
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            if label is not None and i > label[0]:
+                label = None
+            kind = token.type
+            if kind == "blockquote_open":
+                quote += 1
+            elif kind == "blockquote_close":
+                quote -= 1
+            elif kind == "heading_open":
+                label = None
+                self.heading(int(token.tag[1]), self.heading_text(token))
+            elif kind == "paragraph_open":
+                assert token.map is not None
+                start, end = token.map
+                text = "\n".join(self.text(start, end, quote))
+                if is_label(text):
+                    covered = _next_block(tokens, _close(tokens, i))
+                    if covered is None:
+                        for rec in self.record(start, text):
+                            rec.skip = EMPTY_LABEL
+                            yield rec
+                    else:
+                        label = (covered, _label_text(text))
+                else:
+                    yield from self.paragraph(start, end, quote, label and label[1])
+                i = _close(tokens, i)
+            elif kind == "list_item_open":
+                yield from self.item(token, quote, label and label[1])
+                i = _close(tokens, i)
+            elif kind == "table_open":
+                yield from self.table(tokens, i, label and label[1])
+                i = _close(tokens, i)
+            elif kind in ("code_block", "html_block") and token.map:
+                # Indented text is rarely code in a memory file; HTML comments are not records.
+                if not token.content.lstrip().startswith("<!--"):
+                    yield from self.paragraph(*token.map, quote, label and label[1])
+            i += 1
+
+    def heading_text(self, token: Token) -> str:
+        assert token.map is not None
+        start, end = token.map
+        if token.markup.startswith("#"):
+            m = _HEADING.match(_unquote(self.lines[start], 9))
+            return (m[2] or "") if m else ""
+        return " ".join(s.strip() for s in self.lines[start : end - 1])  # setext
+
+    def text(self, start: int, end: int, quote: int) -> list[str]:
+        return [_unquote(line, quote) for line in self.lines[start:end]]
+
+    def paragraph(self, start: int, end: int, quote: int, label: str | None) -> Iterator[Record]:
+        lines = self.text(start, end, quote)
+        if all(s.lstrip().startswith("|") for s in lines if s.strip()):
+            yield from self.rows(start, lines, label)  # a table with no rule row
+            return
+        first, body = start, list[str]()
+        for offset, line in enumerate(lines):
             stripped = line.strip()
-            # Cheap first-character checks keep the regexes off most lines (import hot path).
-            first = stripped[:1]
-            if first in "`~" and (m := _FENCE.match(line)):
-                yield from self.flush()
-                fence = m[1]
-                continue
-            if stripped.startswith("<!--"):
-                yield from self.flush()
-                in_comment = "-->" not in stripped
-                continue
             if not stripped:
-                yield from self.flush()
                 continue
-            if first == "#" and (m := _HEADING.match(line)):
-                yield from self.flush()
-                self.heading(len(m[1]), m[2])
+            if body and stripped[:1] in _DATED_STARTS and _DATED_PREFIX.match(stripped):
+                yield from self.record(first, "\n".join(body), label=label)
+                body = []
+            if not body:
+                first = start + offset
+            body.append(stripped)
+        if body:
+            yield from self.record(first, "\n".join(body), label=label)
+
+    def item(self, token: Token, quote: int, label: str | None) -> Iterator[Record]:
+        """A list item with everything nested in it; a lazy continuation line (indented less
+        than the item's text) ends it, since in memory files it is rarely meant to continue."""
+        assert token.map is not None
+        start, end = token.map
+        lines = self.text(start, end, quote)
+        m = _MARKER.match(lines[0])
+        indent = m.end() if m else 0
+        body = [_CHECKBOX.sub("", lines[0][indent:].strip())]
+        for offset, line in enumerate(lines[1:], 1):
+            if line.strip() and _indent(line) < min(indent, 2):
+                yield from self.record(start, "\n".join(body), label=label)
+                yield from self.paragraph(start + offset, end, quote, label)
+                return
+            if line.strip():
+                body.append(line.strip())
+        yield from self.record(start, "\n".join(body), label=label)
+
+    def table(self, tokens: Sequence[Token], i: int, label: str | None) -> Iterator[Record]:
+        close = _close(tokens, i)
+        body = False
+        for token in tokens[i:close]:
+            if token.type == "tbody_open":
+                body = True
+            elif token.type == "tr_open" and body and token.map:
+                index = token.map[0]
+                yield from self.rows(index, [self.lines[index]], label)
+
+    def rows(self, start: int, lines: list[str], label: str | None) -> Iterator[Record]:
+        for offset, row in enumerate(lines):
+            if not row.strip() or _TABLE_RULE.match(row):
                 continue
-            if first == "|":
-                if self.block is not None:
-                    yield from self.flush()
-                self.table.append((number, line))
-                continue
-            if self.table:
-                yield from self.flush()
-            if first in "-*_" and _RULE.match(line):
-                yield from self.flush()
-                continue
-            if m := _BULLET.match(line):
-                yield from self.flush()
-                self.block = _Block(number, [_CHECKBOX.sub("", m[2])], bullet=True)
-                continue
-            quoted = stripped.startswith(">")
-            text = stripped[1:].strip() if quoted else stripped
-            # A dated line always opens a record (nanobot HISTORY.md runs entries together); so
-            # does an unindented line after a bullet: in memory files it is rarely a continuation.
-            opens = _DATED_PREFIX.match(text) or (
-                self.block is not None and self.block.bullet and line[:1] not in (" ", "\t")
-            )
-            if opens or quoted != (self.block is not None and self.block.quoted):
-                yield from self.flush()
-            if self.block is None:
-                self.block = _Block(number, quoted=quoted)
-            self.block.lines.append(text)
-        yield from self.flush()
+            cells = [c.strip() for c in row.strip().strip("|").split("|")]
+            yield from self.record(start + offset, " | ".join(c for c in cells if c), label=label)
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def _unquote(line: str, depth: int) -> str:
+    for _ in range(depth):
+        if not (m := _QUOTE.match(line)):
+            break
+        line = line[m.end() :]
+    return line
+
+
+def _item_text(line: str) -> str:
+    m = _MARKER.match(line)
+    return _CHECKBOX.sub("", line[m.end() :].strip()) if m else line.strip()
+
+
+def _close(tokens: Sequence[Token], i: int) -> int:
+    """The index of the token that closes tokens[i] (itself for a self-contained token)."""
+    token = tokens[i]
+    if token.nesting != 1:
+        return i
+    closing = token.type.removesuffix("_open") + "_close"
+    for j in range(i + 1, len(tokens)):
+        if tokens[j].type == closing and tokens[j].level == token.level:
+            return j
+    return len(tokens) - 1
+
+
+def _next_block(tokens: Sequence[Token], after: int) -> int | None:
+    """The last token of the block right after `after` at the same level, if it is content a
+    label can introduce (not a heading, not the end of the enclosing block)."""
+    j = after + 1
+    if j >= len(tokens) or tokens[j].nesting == -1 or tokens[j].type in ("heading_open", "hr"):
+        return None
+    return _close(tokens, j)
 
 
 def read_markdown(path: Path) -> Iterator[Record | Rejection]:
-    lines = list(iter_lines(path))
-    if any(not isinstance(item, Rejection) and item[1].strip() == "§" for item in lines):
-        yield from _read_hermes(path, lines)
+    items = list(iter_lines(path))
+    good = [item for item in items if not isinstance(item, Rejection)]
+    yield from (item for item in items if isinstance(item, Rejection))
+    if any(line.strip() == "§" for _, line in good):
+        yield from _read_hermes(path, good)
+        return
+    numbers = [number for number, _ in good]
+    lines = [_LOOSE_ITEM.sub(r"\1- ", line) for _, line in good]
+    _blank_front_matter(numbers, lines)
+    reader = _Reader(path, numbers, lines)
+    if all(
+        not line.strip() or (_SIMPLE.fullmatch(line) and not _RULE.match(line)) for line in lines
+    ):
+        yield from reader.flat()
     else:
-        yield from _Reader(path).read(iter(lines))
+        yield from reader.blocks(_PARSER.parse("\n".join(lines)))
 
 
-def _read_hermes(path: Path, lines: list[Line | Rejection]) -> Iterator[Record | Rejection]:
+def _blank_front_matter(numbers: list[int], lines: list[str]) -> None:
+    """Front matter (from a first line `---` to the next `---` or `...`) is no record."""
+    if not lines or numbers[0] != 1 or lines[0].strip() != "---":
+        return
+    for end in range(1, len(lines)):
+        if lines[end].strip() in ("---", "..."):
+            lines[: end + 1] = [""] * (end + 1)
+            return
+    lines[:] = [""] * len(lines)
+
+
+def _read_hermes(path: Path, lines: list[Line]) -> Iterator[Record]:
     """hermes MEMORY.md / USER.md: entries joined by a line holding only "§"."""
-    reader = _Reader(path)
+    reader = _Reader(path, [number for number, _ in lines] + [0], [])
     start, body = 0, list[str]()
-    for item in [*lines, (0, "§")]:
-        if isinstance(item, Rejection):
-            yield item
-            continue
-        number, line = item
+    for index, (_, line) in enumerate([*lines, (0, "§")]):
         if line.strip() == "§":
-            if rec := reader.record(start, "\n".join(body), HERMES_FORMAT):
-                yield rec
+            yield from reader.record(start, "\n".join(body), HERMES_FORMAT)
             start, body = 0, []
             continue
         if not body and not line.strip():
             continue
         if not body:
-            start = number
+            start = index
             line = line.strip().removeprefix("§").strip()  # some files also prefix "§ "
         body.append(line)

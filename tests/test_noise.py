@@ -1,0 +1,77 @@
+"""Noise in memory files (memctl/ingest/noise.py, data/noise.toml): skipped with its own reason,
+counted in the report, never a memory; memories that only mention such things are kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from memctl.ingest.noise import judge
+from conftest import Run
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("(End of file — 230 lines total)", "log line"),
+        ("[2026-04-03T20:15] TOOL: Successfully edited index.html", "log line"),
+        ("TOOL: Successfully edited index.html", "log line"),
+        ("**02:30** | 📖 Read | `index.html`", "log line"),
+        ("Exit code: 0", "log line"),
+        ("2026-05-01 10:02:11 INFO worker started", "log line"),
+        ("Traceback (most recent call last):", "log line"),
+        ("**Name:** _(pick something you like)_", "template placeholder"),
+        ("**Pronouns:** _(optional)_", "template placeholder"),
+        ("**Timezone:**", "template placeholder"),
+        ("(No sessions yet)", "template placeholder"),
+        ("(Important facts about the user)", "template placeholder"),
+        ("Fill this in during your first conversation.", "template placeholder"),
+        ("- 称呼：（待填写）", "template placeholder"),
+        ("Keep this file under 200 lines.", "about the memory file"),
+        ("*This file is automatically updated by the agent.*", "about the memory file"),
+        ("本文件用于记录长期记忆，由助手自动维护", "about the memory file"),
+    ],
+)
+def test_noise_classes(text: str, reason: str) -> None:
+    assert judge(text) == reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "用户每天 7 点前不看消息",
+        "Deploy only after `make test` passes",
+        "称呼：老王",
+        "The deploy log is in /var/log/app; rotate it weekly",
+        "以上规则长期有效",
+        "Exit codes: 75 means another run holds the lock",
+        "Successfully migrating the blog took two days",
+        "用户的名字：张强",
+        "Timezone: UTC+8",
+        "Read the logs before restarting the worker",
+        "02:30 is when the backup runs",
+    ],
+)
+def test_memories_that_mention_noise_are_kept(text: str) -> None:
+    assert judge(text) is None
+
+
+def test_import_counts_noise_under_its_own_reasons(tmp_path: Path, run: Run) -> None:
+    notes = tmp_path / "MEMORY.md"
+    notes.write_text(
+        "# Identity\n\n- **Name:** _(pick something you like)_\n- 用户叫阿明\n\n"
+        "# Log\n\n[2026-04-03T20:15] TOOL: Successfully edited index.html\n\nExit code: 0\n\n"
+        "*This file is automatically updated by the agent.*\n",
+        encoding="utf-8",
+    )
+    result = run("import", str(notes), "--json", "--dry-run")
+    report = orjson.loads(result.stdout)
+    assert report["added"] == 1
+    assert report["skipped_by_reason"] == {
+        "log line": 2,
+        "template placeholder": 1,
+        "about the memory file": 1,
+    }
+    assert report["records"] == report["added"] + report["skipped"] + report["rejected_count"]
