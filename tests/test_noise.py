@@ -7,9 +7,9 @@ from pathlib import Path
 
 import orjson
 import pytest
+from conftest import Run
 
 from memctl.ingest.noise import judge
-from conftest import Run
 
 
 @pytest.mark.parametrize(

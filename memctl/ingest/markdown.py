@@ -168,10 +168,14 @@ class _Reader:
             elif kind == "table_open":
                 yield from self.table(tokens, i, label and label[1])
                 i = _close(tokens, i)
-            elif kind in ("code_block", "html_block") and token.map:
+            elif (
+                kind in ("code_block", "html_block")
+                and token.map
+                and not token.content.lstrip().startswith("<!--")
+            ):
                 # Indented text is rarely code in a memory file; HTML comments are not records.
-                if not token.content.lstrip().startswith("<!--"):
-                    yield from self.paragraph(*token.map, quote, label and label[1])
+                start, end = token.map
+                yield from self.paragraph(start, end, quote, label and label[1])
             i += 1
 
     def heading_text(self, token: Token) -> str:
