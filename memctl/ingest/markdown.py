@@ -298,7 +298,8 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
     ):
         yield from reader.flat()
     else:
-        yield from reader.blocks(_PARSER.parse("\n".join(lines)))
+        # markdown-it also breaks lines at a lone CR; the line numbers must stay the file's.
+        yield from reader.blocks(_PARSER.parse("\n".join(lines).replace("\r", " ")))
 
 
 def _blank_front_matter(numbers: list[int], lines: list[str]) -> None:
