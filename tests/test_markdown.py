@@ -518,3 +518,13 @@ def test_the_flat_fast_path_reads_what_the_parser_reads(tmp_path: Path, lines: l
         (r.line, r.text, r.section) for r in reader.blocks(markdown._PARSER.parse("\n".join(lines)))
     ]
     assert fast == parsed
+
+
+def test_hermes_lines_with_a_section_sign_prefix_open_entries_of_their_own(tmp_path: Path) -> None:
+    path = write(tmp_path, "**Name:**\n§ 汉语名: 张强\n§ 英文名: Tycho\n§\nlast\n")
+    assert lines_texts(path) == [
+        (1, "**Name:**"),
+        (2, "汉语名: 张强"),
+        (3, "英文名: Tycho"),
+        (5, "last"),
+    ]

@@ -314,17 +314,20 @@ def _blank_front_matter(numbers: list[int], lines: list[str]) -> None:
 
 
 def _read_hermes(path: Path, lines: list[Line]) -> Iterator[Record]:
-    """hermes MEMORY.md / USER.md: entries joined by a line holding only "§"."""
+    """hermes MEMORY.md / USER.md: entries joined by a line holding only "§". Files migrated
+    from other agents also open entries with a "§ " prefix; such a line starts an entry too."""
     reader = _Reader(path, [number for number, _ in lines] + [0], [])
     start, body = 0, list[str]()
     for index, (_, line) in enumerate([*lines, (0, "§")]):
-        if line.strip() == "§":
+        stripped = line.strip()
+        if stripped == "§" or (body and stripped.startswith("§ ")):
             yield from reader.record(start, "\n".join(body), HERMES_FORMAT)
             start, body = 0, []
-            continue
-        if not body and not line.strip():
+            if stripped == "§":
+                continue
+        if not body and not stripped:
             continue
         if not body:
             start = index
-            line = line.strip().removeprefix("§").strip()  # some files also prefix "§ "
+            line = stripped.removeprefix("§").strip()
         body.append(line)
