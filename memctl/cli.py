@@ -208,6 +208,12 @@ def _print_import_report(report: importer.ImportReport) -> None:
     for red in report.redacted:
         kinds = ", ".join(red["kinds"])
         err.print(f"[yellow]redacted[/yellow] {escape(red['path'])}:{red['line']}: {escape(kinds)}")
+    if report.dry_run:
+        for n in report.not_memory:
+            err.print(
+                f"[dim]not a memory[/dim] {escape(n['path'])}:{n['line']}: {escape(n['reason'])}: "
+                f"{escape(n['text'])}"
+            )
     for r in report.rejected:
         err.print(f"[yellow]rejected[/yellow] {escape(r.path)}:{r.line}: {escape(r.reason)}")
     for u in report.unsupported:

@@ -26,6 +26,7 @@ from memctl.dedupe import Engine, Item, Merge
 from memctl.errors import InputNotFound
 from memctl.ingest import noise
 from memctl.ingest.detect import READERS, UnknownFormat, detect
+from memctl.ingest.markdown import EMPTY_LABEL
 from memctl.ingest.restraint import judge
 from memctl.models import AUDIENCES, LAYERS, MEMORY, MESSAGE, REALMS, STATUSES, Record, Rejection
 from memctl.normalise import hash_canonical, normalise, raw_hash
@@ -38,6 +39,7 @@ ALREADY_IMPORTED = "already imported"
 EXACT_DUPLICATE = "exact duplicate"
 OWN_CONTEXT = "memctl injected context"
 EMPTY = "empty"
+NOT_MEMORY = frozenset((*noise.REASONS, EMPTY_LABEL))
 
 
 @dataclass
@@ -65,6 +67,9 @@ class ImportReport:
     merged_existing: int = 0  # stored entries merged into one this run added (it was earlier)
     restated: int = 0  # superseded facts current again: stated anew after what replaced them
     redacted: list[dict[str, Any]] = field(default_factory=list)
+    # Records of memory files judged not to be memories (logs, placeholders, bare labels), by
+    # line, so a person can check the call (`--dry-run` prints them).
+    not_memory: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -88,6 +93,7 @@ class ImportReport:
             "merged_existing": self.merged_existing,
             "conflicts_to_review": self.conflicts_to_review,
             "redacted": self.redacted,
+            "not_memory": self.not_memory,
             "by_file": [vars(f) for f in self.by_file],
             "seconds": round(self.seconds, 3),
         }
@@ -243,6 +249,15 @@ def _import_file(
         outcome = next(verdicts)
         if isinstance(outcome, str):
             skipped[outcome] += 1
+            if outcome in NOT_MEMORY:
+                report.not_memory.append(
+                    {
+                        "path": item.path,
+                        "line": item.line,
+                        "reason": outcome,
+                        "text": item.text[:80],
+                    }
+                )
         elif isinstance(outcome, Rejection):
             rejected.append(outcome)
         else:

@@ -75,3 +75,15 @@ def test_import_counts_noise_under_its_own_reasons(tmp_path: Path, run: Run) -> 
         "about the memory file": 1,
     }
     assert report["records"] == report["added"] + report["skipped"] + report["rejected_count"]
+
+
+def test_dry_run_lists_each_record_judged_not_a_memory(tmp_path: Path, run: Run) -> None:
+    notes = tmp_path / "MEMORY.md"
+    notes.write_text("- 用户叫阿明\n\nExit code: 0\n\n# A\n\nNotes:\n\n# B\n", encoding="utf-8")
+    report = orjson.loads(run("import", str(notes), "--json", "--dry-run").stdout)
+    assert report["not_memory"] == [
+        {"path": str(notes), "line": 3, "reason": "log line", "text": "Exit code: 0"},
+        {"path": str(notes), "line": 7, "reason": "label with no content", "text": "Notes:"},
+    ]
+    shown = run("import", str(notes), "--dry-run").stderr
+    assert f"not a memory {notes}:3: log line: Exit code: 0" in shown
