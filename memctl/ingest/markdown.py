@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import re
 import tomllib
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from functools import cache
 from importlib import resources
+from itertools import accumulate
 from pathlib import Path
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from markdown_it_pyrs import MarkdownIt, Node
 
 from memctl.ingest.textio import Line, iter_lines
 from memctl.models import MEMORY, Record, Rejection
@@ -62,8 +63,17 @@ _SIMPLE = re.compile(
     r"|(?:[-*+]|\d{1,9}[.)]) (?![\s`~>|<#]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)).*)"
 )
 
-_PARSER = MarkdownIt("commonmark").enable("table")
-_PARSER.disable(["inline", "text_join"])  # only the block structure is needed
+# markdown-it-pyrs: markdown-it (the parser of markdown-it-py, with the same CommonMark rules)
+# in Rust. On a 4 MB memory file markdown-it-py's parse alone took 3.6x as long as this whole
+# reader does with it (22.1 s vs 6.2 s, tests/bench/bench_markdown.py), and an import reads
+# every record of every file.
+# Only the block rules: inline structure (emphasis, links) decides nothing here.
+_PARSER = MarkdownIt("zero").enable_many(
+    ["blockquote", "code", "fence", "heading", "hr", "lheading", "list", "paragraph", "html_block",
+     "table"]
+)  # fmt: skip
+# What a label line cannot introduce: the next heading or rule ends what it could name.
+_NOT_INTRODUCED = frozenset(("heading", "lheading", "hr"))
 
 
 def file_date(path: Path) -> str | None:
@@ -131,60 +141,60 @@ class _Reader:
 
     # --- the general path -------------------------------------------------------------------
 
-    def blocks(self, tokens: Sequence[Token]) -> Iterator[Record]:
-        quote = 0
-        label: tuple[int, str] | None = None  # (index of the last token it covers, its text)
-        i = 0
-        while i < len(tokens):
-            token = tokens[i]
-            if label is not None and i > label[0]:
-                label = None
-            kind = token.type
-            if kind == "blockquote_open":
-                quote += 1
-            elif kind == "blockquote_close":
-                quote -= 1
-            elif kind == "heading_open":
-                label = None
-                self.heading(int(token.tag[1]), self.heading_text(token))
-            elif kind == "paragraph_open":
-                assert token.map is not None
-                start, end = token.map
-                text = "\n".join(self.text(start, end, quote))
-                if is_label(text):
-                    covered = _next_block(tokens, _close(tokens, i))
-                    if covered is None:
-                        for rec in self.record(start, text):
-                            rec.skip = EMPTY_LABEL
-                            yield rec
-                    else:
-                        label = (covered, _label_text(text))
-                else:
-                    yield from self.paragraph(start, end, quote, label and label[1])
-                i = _close(tokens, i)
-            elif kind == "list_item_open":
-                yield from self.item(token, quote, label and label[1])
-                i = _close(tokens, i)
-            elif kind == "table_open":
-                yield from self.table(tokens, i, label and label[1])
-                i = _close(tokens, i)
-            elif (
-                kind in ("code_block", "html_block")
-                and token.map
-                and not token.content.lstrip().startswith("<!--")
-            ):
-                # Indented text is rarely code in a memory file; HTML comments are not records.
-                start, end = token.map
-                yield from self.paragraph(start, end, quote, label and label[1])
-            i += 1
+    def parsed(self) -> Iterator[Record]:
+        # markdown-it also breaks lines at a lone CR; the line numbers must stay the file's.
+        text = "\n".join(self.lines).replace("\r", " ")
+        self.starts = list(accumulate((len(line.encode()) + 1 for line in self.lines), initial=0))
+        yield from self.blocks(_PARSER.tree(text).children, 0)
 
-    def heading_text(self, token: Token) -> str:
-        assert token.map is not None
-        start, end = token.map
-        if token.markup.startswith("#"):
-            m = _HEADING.match(_unquote(self.lines[start], 9))
+    def span(self, node: Node) -> tuple[int, int]:
+        """The source lines [start, end) of a node (the parser maps nodes to UTF-8 offsets)."""
+        start, end = node.srcmap or (0, 0)
+        first = bisect_right(self.starts, start) - 1
+        return first, max(first + 1, bisect_right(self.starts, end - 1))
+
+    def blocks(self, nodes: Sequence[Node], quote: int) -> Iterator[Record]:
+        label: tuple[int, str] | None = None  # (index of the sibling it introduces, its text)
+        for k, node in enumerate(nodes):
+            introduced = label[1] if label is not None and label[0] == k else None
+            name = node.name
+            if name in ("heading", "lheading"):
+                self.heading(int(node.meta["level"]), self.heading_text(node, quote))
+            elif name == "paragraph":
+                start, end = self.span(node)
+                text = "\n".join(self.text(start, end, quote))
+                if not is_label(text):
+                    yield from self.paragraph(start, end, quote, introduced)
+                elif k + 1 < len(nodes) and nodes[k + 1].name not in _NOT_INTRODUCED:
+                    label = (k + 1, _label_text(text))
+                else:
+                    for rec in self.record(start, text):
+                        rec.skip = EMPTY_LABEL
+                        yield rec
+            elif name in ("bullet_list", "ordered_list"):
+                for item in node.children:
+                    yield from self.item(*self.span(item), quote, introduced)
+            elif name == "blockquote":
+                yield from self.blocks(node.children, quote + 1)
+            elif name == "table":
+                for part in node.children:
+                    if part.name == "tbody":
+                        for row in part.children:
+                            start = self.span(row)[0]
+                            yield from self.rows(start, [self.lines[start]], introduced)
+            elif name in ("code_block", "html_block") and not str(
+                node.meta.get("content", "")
+            ).lstrip().startswith("<!--"):
+                # Indented text is rarely code in a memory file; HTML comments are not records.
+                yield from self.paragraph(*self.span(node), quote, introduced)
+
+    def heading_text(self, node: Node, quote: int) -> str:
+        start, end = self.span(node)
+        lines = self.text(start, end, quote)
+        if node.name == "heading":
+            m = _HEADING.match(lines[0])
             return (m[2] or "") if m else ""
-        return " ".join(s.strip() for s in self.lines[start : end - 1])  # setext
+        return " ".join(s.strip() for s in lines[:-1])  # setext: the underline is last
 
     def text(self, start: int, end: int, quote: int) -> list[str]:
         return [_unquote(line, quote) for line in self.lines[start:end]]
@@ -208,11 +218,9 @@ class _Reader:
         if body:
             yield from self.record(first, "\n".join(body), label=label)
 
-    def item(self, token: Token, quote: int, label: str | None) -> Iterator[Record]:
+    def item(self, start: int, end: int, quote: int, label: str | None) -> Iterator[Record]:
         """A list item with everything nested in it; a lazy continuation line (indented less
         than the item's text) ends it, since in memory files it is rarely meant to continue."""
-        assert token.map is not None
-        start, end = token.map
         lines = self.text(start, end, quote)
         m = _MARKER.match(lines[0])
         indent = m.end() if m else 0
@@ -225,16 +233,6 @@ class _Reader:
             if line.strip():
                 body.append(line.strip())
         yield from self.record(start, "\n".join(body), label=label)
-
-    def table(self, tokens: Sequence[Token], i: int, label: str | None) -> Iterator[Record]:
-        close = _close(tokens, i)
-        body = False
-        for token in tokens[i:close]:
-            if token.type == "tbody_open":
-                body = True
-            elif token.type == "tr_open" and body and token.map:
-                index = token.map[0]
-                yield from self.rows(index, [self.lines[index]], label)
 
     def rows(self, start: int, lines: list[str], label: str | None) -> Iterator[Record]:
         for offset, row in enumerate(lines):
@@ -261,27 +259,6 @@ def _item_text(line: str) -> str:
     return _CHECKBOX.sub("", line[m.end() :].strip()) if m else line.strip()
 
 
-def _close(tokens: Sequence[Token], i: int) -> int:
-    """The index of the token that closes tokens[i] (itself for a self-contained token)."""
-    token = tokens[i]
-    if token.nesting != 1:
-        return i
-    closing = token.type.removesuffix("_open") + "_close"
-    for j in range(i + 1, len(tokens)):
-        if tokens[j].type == closing and tokens[j].level == token.level:
-            return j
-    return len(tokens) - 1
-
-
-def _next_block(tokens: Sequence[Token], after: int) -> int | None:
-    """The last token of the block right after `after` at the same level, if it is content a
-    label can introduce (not a heading, not the end of the enclosing block)."""
-    j = after + 1
-    if j >= len(tokens) or tokens[j].nesting == -1 or tokens[j].type in ("heading_open", "hr"):
-        return None
-    return _close(tokens, j)
-
-
 def read_markdown(path: Path) -> Iterator[Record | Rejection]:
     items = list(iter_lines(path))
     good = [item for item in items if not isinstance(item, Rejection)]
@@ -290,7 +267,9 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
         yield from _read_hermes(path, good)
         return
     numbers = [number for number, _ in good]
-    lines = [_LOOSE_ITEM.sub(r"\1- ", line) for _, line in good]
+    lines = [
+        _LOOSE_ITEM.sub(r"\1- ", line) if line.lstrip()[:1] in "-•" else line for _, line in good
+    ]
     _blank_front_matter(numbers, lines)
     reader = _Reader(path, numbers, lines)
     if all(
@@ -298,8 +277,7 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
     ):
         yield from reader.flat()
     else:
-        # markdown-it also breaks lines at a lone CR; the line numbers must stay the file's.
-        yield from reader.blocks(_PARSER.parse("\n".join(lines).replace("\r", " ")))
+        yield from reader.parsed()
 
 
 def _blank_front_matter(numbers: list[int], lines: list[str]) -> None:
