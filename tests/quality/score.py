@@ -84,6 +84,7 @@ class Predicted:
     realm: str
     audience: str
     status: str
+    entry: int = 0  # the entry the source ends at, after following merges
 
 
 def import_group(paths: list[Path], db: Path) -> tuple[dict[tuple[str, int], Predicted], Counter]:
@@ -115,7 +116,7 @@ def import_group(paths: list[Path], db: Path) -> tuple[dict[tuple[str, int], Pre
             seen.add(entry_id)
             entry_id = into
         layer, realm, audience, status, _ = entries[entry_id]
-        found[(os.path.abspath(path), line)] = Predicted(layer, realm, audience, status)
+        found[(os.path.abspath(path), line)] = Predicted(layer, realm, audience, status, entry_id)
     return found, Counter(row[3] for row in entries.values())
 
 
@@ -203,6 +204,7 @@ def score(half: str, samples: Path | None = None) -> dict[str, Any]:
         else:
             missing += 1
     total = Tally()
+    dups: Counter = Counter()
     folders: dict[str, Any] = {}
     misses: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="memctl-gold-") as tmp:
@@ -210,12 +212,15 @@ def score(half: str, samples: Path | None = None) -> dict[str, Any]:
             paths = [source_path(key, samples) for key in keys]
             found, statuses = import_group(paths, Path(tmp) / f"{index}.db")
             folder = Tally()
+            by_key: dict[tuple[str, int], Predicted] = {}
             for key, path in zip(keys, paths, strict=True):
                 here = os.path.abspath(path)
                 lines = {line: got for (p, line), got in found.items() if p == here}
+                by_key.update({(key, line): got for line, got in lines.items()})
                 folder.add(compare(labels[key], lines))
                 misses.extend(_misses(key, labels[key], lines))
             total.add(folder)
+            dups.update(duplicates({key: labels[key] for key in keys}, by_key))
             entries = sum(statuses.values())
             folders[group] = folder.figures() | {
                 "entries": entries,
@@ -230,9 +235,55 @@ def score(half: str, samples: Path | None = None) -> dict[str, Any]:
             gold: {got: total.layers[(gold, got)] for got in LAYERS if total.layers[(gold, got)]}
             for gold in LAYERS
         },
+        "duplicates": {
+            "pairs": dups["pairs"],
+            "merged": _ratio(dups["merged"], dups["pairs"]),
+            "false_merges": dups["false_merges"],
+        },
         "by_folder": folders,
         "misses": misses,
     }
+
+
+def duplicates(
+    labels: dict[str, list[dict[str, Any]]], found: dict[tuple[str, str], Predicted]
+) -> Counter:
+    """How memctl grouped the gold memories of one import (found: (split key, line) -> entry).
+
+    `pairs` are gold `dup_of` links whose two lines memctl both kept, `merged` those it put into
+    one entry; `false_merges` counts kept gold memories that share their entry with a gold memory
+    that is not their duplicate (two different facts folded together).
+    """
+    keys = {key.split(":", 1)[1]: key for key in labels}
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def root(node: tuple[str, int]) -> tuple[str, int]:
+        while parent.get(node, node) != node:
+            node = parent[node]
+        return node
+
+    counts: Counter = Counter()
+    starts = []
+    for key, rows in labels.items():
+        for row in rows:
+            if row["kind"] != "memory" or row["part_of"] is not None:
+                continue
+            here = (key, row["line"])
+            starts.append(here)
+            path, _, line = row["dup_of"].rpartition(":")
+            if path not in keys:
+                continue  # no duplicate, or one in a file of another half
+            there = (keys[path], int(line))
+            parent[root(here)] = root(there)
+            if here in found and there in found:
+                counts["pairs"] += 1
+                counts["merged"] += found[here].entry == found[there].entry
+    by_entry: dict[int, set[tuple[str, int]]] = defaultdict(set)
+    for node in starts:
+        if node in found:
+            by_entry[found[node].entry].add(root(node))
+    counts["false_merges"] = sum(len(roots) - 1 for roots in by_entry.values() if len(roots) > 1)
+    return counts
 
 
 def _misses(key: str, rows: list[dict[str, Any]], found: dict[int, Predicted]) -> list[dict]:
@@ -271,6 +322,9 @@ def render(result: dict[str, Any]) -> str:
     for name, figures in result["by_folder"].items():
         lines.append(row(name, figures))
     lines.append(row("ALL", result))
+    dups = result["duplicates"]
+    lines.append(f"duplicates: {dups['pairs']} gold pairs kept, {pct(dups['merged']).strip()}% "
+                 f"merged; {dups['false_merges']} false merges")  # fmt: skip
     lines.append("")
     lines.append("layer confusion (rows gold, columns memctl):")
     lines.append(f"{'':<14}" + "".join(f"{name[:8]:>9}" for name in LAYERS))

@@ -12,6 +12,7 @@ from score import (
     NOT_RECORDS,
     Predicted,
     compare,
+    duplicates,
     label_name,
     load_labels,
     samples_dir,
@@ -91,6 +92,20 @@ def test_compare_counts_record_starts_only() -> None:
     figures = tally.figures()
     assert (figures["precision"], figures["recall"], figures["layer"]) == (0.6667, 0.6667, 0.5)
     assert "separator" in NOT_RECORDS
+
+
+def test_duplicates_pairs_and_false_merges() -> None:
+    rows = [
+        _row(1, "memory", layer="profile"),
+        _row(2, "memory", layer="profile") | {"dup_of": "a.md:1"},
+        _row(3, "memory", layer="profile") | {"dup_of": "a.md:1"},
+        _row(4, "memory", layer="profile"),
+        _row(5, "memory", layer="profile"),
+    ]
+    found = {("samples:a.md", line): Predicted("profile", "real", "public", "active", entry)
+             for line, entry in ((1, 10), (2, 10), (3, 11), (4, 11), (5, 12))}  # fmt: skip
+    # 1-2 merged, 3 missed its copy 1 and was folded with 4 instead.
+    assert duplicates({"samples:a.md": rows}, found) == {"pairs": 2, "merged": 1, "false_merges": 1}
 
 
 def test_fixtures_alone_are_scored(tmp_path: Path) -> None:
