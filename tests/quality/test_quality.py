@@ -101,11 +101,12 @@ def test_duplicates_pairs_and_false_merges() -> None:
         _row(3, "memory", layer="profile") | {"dup_of": "a.md:1"},
         _row(4, "memory", layer="profile"),
         _row(5, "memory", layer="profile"),
+        _row(6, "memory", layer="profile") | {"dup_of": "a.md:5"},
     ]
     found = {("samples:a.md", line): Predicted("profile", "real", "public", "active", entry)
-             for line, entry in ((1, 10), (2, 10), (3, 11), (4, 11), (5, 12))}  # fmt: skip
-    # 1-2 merged, 3 missed its copy 1 and was folded with 4 instead.
-    assert duplicates({"samples:a.md": rows}, found) == {"pairs": 2, "merged": 1, "false_merges": 1}
+             for line, entry in ((1, 10), (2, 10), (3, 11), (4, 11), (5, 12), (6, 12))}  # fmt: skip
+    # 1-2 and 5-6 merged; 3 missed its copy 1 and was folded with 4 instead.
+    assert duplicates({"samples:a.md": rows}, found) == {"pairs": 3, "merged": 2, "false_merges": 1}
 
 
 def test_fixtures_alone_are_scored(tmp_path: Path) -> None:
