@@ -1,0 +1,138 @@
+"""memctl against the hand-labelled gold set (README.md here): the labels are well-formed and
+match the split, the scorer counts what it says, and the test half reaches issue 10's floors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from score import (
+    HALVES,
+    NOT_RECORDS,
+    Predicted,
+    compare,
+    duplicates,
+    label_name,
+    load_labels,
+    samples_dir,
+    score,
+    split,
+)
+
+KINDS = {"memory", "context", "noise", "placeholder", "separator", "blank", "chat"}
+LAYERS = {"persona", "profile", "relationship", "episodic", "procedural", "boundary"}
+REALMS = {"real", "work", "fictional", "unknown"}
+AUDIENCES = {"public", "private"}
+
+# Issue 10's targets. The lead sets the final floors once the rule changes have landed.
+FLOORS = {"precision": 0.95, "recall": 0.95, "layer": 0.85, "realm": 0.95, "audience": 0.95}
+
+
+def test_label_files_match_the_split() -> None:
+    folders = Path(__file__).parent / "labels"
+    for half in HALVES:
+        expected = {label_name(key) for key, h in split().items() if h == half}
+        present = {path.name for path in (folders / half).glob("*.jsonl")}
+        assert present <= expected, f"{half}: labels of files not in its half: {present - expected}"
+        markdown = {label_name(key) for key, h in split().items() if h == half and ".md" in key}
+        assert markdown <= present, f"{half}: Markdown files left unlabelled: {markdown - present}"
+
+
+def test_labels_are_well_formed() -> None:
+    memories = set()
+    labels = {key: rows for half in HALVES for key, rows in load_labels(half).items()}
+    for key, rows in labels.items():
+        for row in rows:
+            if row["kind"] == "memory" and row["part_of"] is None:
+                memories.add(f"{key.split(':', 1)[1]}:{row['line']}")
+    for key, rows in labels.items():
+        lines = [row["line"] for row in rows]
+        assert lines == sorted(set(lines)), f"{key}: lines out of order or repeated"
+        starts = {row["line"] for row in rows if row["part_of"] is None}
+        for row in rows:
+            where = f"{key}:{row['line']}"
+            assert row["kind"] in KINDS, where
+            if row["part_of"] is not None:
+                assert row["part_of"] in starts and row["part_of"] < row["line"], where
+                assert row["layer"] is None, where
+            elif row["kind"] == "memory":
+                assert row["layer"] in LAYERS, where
+                assert row["realm"] in REALMS, where
+                assert row["audience"] in AUDIENCES, where
+            else:
+                assert (row["layer"], row["realm"], row["audience"]) == (None, None, None), where
+            assert not row["dup_of"] or row["dup_of"] in memories, where
+
+
+def _row(line: int, kind: str, part_of: int | None = None, layer: str | None = None) -> dict:
+    return {"line": line, "kind": kind, "part_of": part_of, "layer": layer, "realm": "real",
+            "audience": "public", "dup_of": "", "text": ""}  # fmt: skip
+
+
+def test_compare_counts_record_starts_only() -> None:
+    rows = [
+        _row(1, "context"),
+        _row(2, "memory", layer="profile"),
+        _row(3, "memory", part_of=2),
+        _row(4, "separator"),
+        _row(5, "memory", layer="procedural"),
+        _row(6, "placeholder"),
+        _row(7, "blank"),
+        _row(8, "memory", layer="boundary"),
+    ]
+    kept = Predicted("profile", "real", "public", "active")
+    wrong = Predicted("profile", "work", "private", "pending_review")
+    found = {2: kept, 3: kept, 4: kept, 5: wrong, 6: kept}
+    tally = compare(rows, found)
+    assert (tally.tp, tally.fp, tally.fn, tally.tn) == (2, 1, 1, 1)
+    assert (tally.layer_ok, tally.realm_ok, tally.audience_ok, tally.active) == (1, 1, 1, 1)
+    assert tally.split_lines == 1
+    assert tally.layers == {("profile", "profile"): 1, ("procedural", "profile"): 1}
+    figures = tally.figures()
+    assert (figures["precision"], figures["recall"], figures["layer"]) == (0.6667, 0.6667, 0.5)
+    assert "separator" in NOT_RECORDS
+
+
+def test_duplicates_pairs_and_false_merges() -> None:
+    rows = [
+        _row(1, "memory", layer="profile"),
+        _row(2, "memory", layer="profile") | {"dup_of": "a.md:1"},
+        _row(3, "memory", layer="profile") | {"dup_of": "a.md:1"},
+        _row(4, "memory", layer="profile"),
+        _row(5, "memory", layer="profile"),
+        _row(6, "memory", layer="profile") | {"dup_of": "a.md:5"},
+    ]
+    found = {("samples:a.md", line): Predicted("profile", "real", "public", "active", entry)
+             for line, entry in ((1, 10), (2, 10), (3, 11), (4, 11), (5, 12), (6, 12))}  # fmt: skip
+    # 1-2 and 5-6 merged; 3 missed its copy 1 and was folded with 4 instead.
+    assert duplicates({"samples:a.md": rows}, found) == {"pairs": 3, "merged": 2, "false_merges": 1}
+
+
+def test_fixtures_alone_are_scored(tmp_path: Path) -> None:
+    """Without the samples folder only the project's fixtures are imported, and still scored."""
+    result = score("test", samples=tmp_path / "no-samples")
+    assert result["missing_files"] > 0
+    assert result["files"] > 0
+    assert all(group.startswith("fixtures/") for group in result["by_folder"])
+    assert result["gold_memories"] > 0 and result["recall"] is not None
+
+
+@pytest.fixture(scope="module")
+def scored_test_half() -> dict[str, Any]:
+    if not samples_dir().is_dir():
+        pytest.skip(f"sample corpus not found at {samples_dir()} (set MEMCTL_SAMPLES)")
+    return score("test")
+
+
+@pytest.mark.xfail(
+    strict=False, reason="floors of issue 10; the lead sets them after the rule changes"
+)
+def test_test_half_reaches_the_floors(scored_test_half: dict[str, Any]) -> None:
+    assert scored_test_half["missing_files"] == 0
+    low = {
+        name: scored_test_half[name]
+        for name, floor in FLOORS.items()
+        if scored_test_half[name] < floor
+    }
+    assert not low, f"below the floors {FLOORS}: {low}"
