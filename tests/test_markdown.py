@@ -80,13 +80,33 @@ def test_unindented_line_after_a_bullet_opens_a_new_record(tmp_path: Path) -> No
 
 
 def test_paragraphs_are_split_by_blank_lines(tmp_path: Path) -> None:
-    path = write(tmp_path, "第一段第一行\n第一段第二行\n\n\nSecond paragraph.\n")
-    assert lines_texts(path) == [(1, "第一段第一行\n第一段第二行"), (5, "Second paragraph.")]
+    path = write(tmp_path, "First paragraph, wrapped\nat a width.\n\n\nSecond paragraph.\n")
+    assert lines_texts(path) == [
+        (1, "First paragraph, wrapped\nat a width."),
+        (5, "Second paragraph."),
+    ]
+
+
+def test_a_paragraph_of_statements_gives_one_record_each(tmp_path: Path) -> None:
+    """Rules written one per line with no list marker (common in CLAUDE.md) are separate
+    memories; only English prose wrapped mid-sentence continues on the next line."""
+    text = "修改要小步快跑\n不要使用表情符号\nDeploy only on Fridays.\nKeep the log short and\nreadable.\n"
+    assert lines_texts(write(tmp_path, text)) == [
+        (1, "修改要小步快跑"),
+        (2, "不要使用表情符号"),
+        (3, "Deploy only on Fridays."),
+        (4, "Keep the log short and\nreadable."),
+    ]
+
+
+def test_a_paragraph_opening_with_a_label_is_named_by_it(tmp_path: Path) -> None:
+    [rec] = records(write(tmp_path, "## 概述\n\n**一句话概括**：\n我是主人的内容助理。\n"))
+    assert (rec.line, rec.text, rec.section) == (4, "我是主人的内容助理。", "概述 > 一句话概括")
 
 
 def test_block_quote_is_its_own_record_without_the_marker(tmp_path: Path) -> None:
-    path = write(tmp_path, "plain\n> 引用一\n> 引用二\n")
-    assert lines_texts(path) == [(1, "plain"), (2, "引用一\n引用二")]
+    path = write(tmp_path, "plain\n> quoted, and\n> wrapped\n")
+    assert lines_texts(path) == [(1, "plain"), (2, "quoted, and\nwrapped")]
 
 
 # --- tables ------------------------------------------------------------------------------------
@@ -243,18 +263,24 @@ def test_a_rule_after_line_one_is_not_front_matter(tmp_path: Path) -> None:
     assert lines_texts(path) == [(1, "intro"), (5, "after the rule")]
 
 
-def test_code_fences_are_never_records(tmp_path: Path) -> None:
-    text = "- keep\n```bash\n- 代码里的列表\n```\n~~~\n# not a heading\n~~~\n- also keep\n"
+def test_a_code_fence_is_one_record_and_nothing_inside_it_is_structure(tmp_path: Path) -> None:
+    """Commands and configs are procedural knowledge (TAXONOMY.md): a fence is one record, kept
+    as code; a list or heading inside it is not a record of its own. An empty fence is none."""
+    text = (
+        "- keep\n```bash\n- 代码里的列表\n```\n~~~\n# not a heading\n~~~\n```\n```\n- also keep\n"
+    )
     path = write(tmp_path, text)
     assert [(r.line, r.text, r.section) for r in records(path)] == [
         (1, "keep", None),
-        (8, "also keep", None),
+        (2, "```bash\n- 代码里的列表\n```", None),
+        (5, "~~~\n# not a heading\n~~~", None),
+        (10, "also keep", None),
     ]
 
 
-def test_unterminated_fence_hides_the_rest_of_the_file(tmp_path: Path) -> None:
+def test_unterminated_fence_runs_to_the_end_of_the_file(tmp_path: Path) -> None:
     path = write(tmp_path, "- before\n````\n- inside\n```\n- still inside\n")
-    assert lines_texts(path) == [(1, "before")]
+    assert lines_texts(path) == [(1, "before"), (2, "````\n- inside\n```\n- still inside")]
 
 
 def test_html_comments_are_never_records(tmp_path: Path) -> None:
@@ -385,10 +411,11 @@ def test_openclaw_daily_note_fixture() -> None:
     ]
 
 
-def test_claude_md_fixture_skips_front_matter_and_code() -> None:
+def test_claude_md_fixture_skips_front_matter_and_keeps_the_build_block_whole() -> None:
     recs = records(FIXTURES / "claude-code" / "CLAUDE.md")
     assert [(r.line, r.text, r.section) for r in recs] == [
         (8, "回答一律使用中文。", "CLAUDE.md"),
+        (12, "```bash\npip install -e .\n- 这一行在代码块里，不是记忆\n```", "CLAUDE.md > 构建"),
         (19, "提交前运行 ruff 和 mypy", "CLAUDE.md > 约定"),
         (20, "Never import typer in pipeline code", "CLAUDE.md > 约定"),
     ]
@@ -518,11 +545,7 @@ def test_the_flat_fast_path_reads_what_the_parser_reads(tmp_path: Path, lines: l
     assert fast == parsed
 
 
-def test_hermes_lines_with_a_section_sign_prefix_open_entries_of_their_own(tmp_path: Path) -> None:
-    path = write(tmp_path, "**Name:**\n§ 汉语名: 张强\n§ 英文名: Tycho\n§\nlast\n")
-    assert lines_texts(path) == [
-        (1, "**Name:**"),
-        (2, "汉语名: 张强"),
-        (3, "英文名: Tycho"),
-        (5, "last"),
-    ]
+def test_hermes_section_sign_prefixes_inside_an_entry_stay_in_it(tmp_path: Path) -> None:
+    """hermes splits on a line holding only "§"; "§ " inside an entry does not split it."""
+    path = write(tmp_path, "**Name:**\n§ 汉语名: 张强\n§\nlast\n")
+    assert lines_texts(path) == [(1, "**Name:**\n§ 汉语名: 张强"), (4, "last")]

@@ -18,6 +18,7 @@ Agents write `-text` with no space and `• text`; both are read as list items, 
 from __future__ import annotations
 
 import re
+import textwrap
 import tomllib
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
@@ -55,6 +56,8 @@ _DATED_PREFIX = re.compile(
     re.S,
 )
 _DATED_STARTS = frozenset("0123456789[*")
+_WRAPPED_END = re.compile(r"[A-Za-z0-9,(/\-–]$")
+_WRAPPED_START = re.compile(r"[a-z0-9(\[`\"']")
 _FILE_DATE = re.compile(r"(\d{4})-?(\d{2})-?(\d{2})")
 # A line the fast path may take as it is: an ATX heading, or a top-level list item whose text
 # cannot open a block of its own (fence, quote, table, HTML, heading, nested item, rule).
@@ -182,6 +185,11 @@ class _Reader:
                         for row in part.children:
                             start = self.span(row)[0]
                             yield from self.rows(start, [self.lines[start]], introduced)
+            elif name == "fence":
+                start, end = self.span(node)
+                if str(node.meta.get("content", "")).strip():
+                    code = textwrap.dedent("\n".join(self.text(start, end, quote)))
+                    yield from self.record(start, code, label=introduced)
             elif name in ("code_block", "html_block") and not str(
                 node.meta.get("content", "")
             ).lstrip().startswith("<!--"):
@@ -200,6 +208,10 @@ class _Reader:
         return [_unquote(line, quote) for line in self.lines[start:end]]
 
     def paragraph(self, start: int, end: int, quote: int, label: str | None) -> Iterator[Record]:
+        """A paragraph's statements. Its lines are one record while they read as one wrapped
+        sentence; a line break after a finished statement, before a dated line or in Chinese
+        text (rarely hard-wrapped) starts the next record. A first line that is a label names
+        the rest of the paragraph."""
         lines = self.text(start, end, quote)
         if all(s.lstrip().startswith("|") for s in lines if s.strip()):
             yield from self.rows(start, lines, label)  # a table with no rule row
@@ -209,7 +221,10 @@ class _Reader:
             stripped = line.strip()
             if not stripped:
                 continue
-            if body and stripped[:1] in _DATED_STARTS and _DATED_PREFIX.match(stripped):
+            if len(body) == 1 and first == start and is_label(body[0]):
+                label = " > ".join(p for p in (label, _label_text(body[0])) if p)
+                body = []
+            elif body and not _continues(body[-1], stripped):
                 yield from self.record(first, "\n".join(body), label=label)
                 body = []
             if not body:
@@ -240,6 +255,14 @@ class _Reader:
                 continue
             cells = [c.strip() for c in row.strip().strip("|").split("|")]
             yield from self.record(start + offset, " | ".join(c for c in cells if c), label=label)
+
+
+def _continues(line: str, following: str) -> bool:
+    """Whether `following` continues the sentence `line` ends with: English prose wrapped at a
+    width (a line ending in a word or a comma, the next starting in lower case)."""
+    if following[:1] in _DATED_STARTS and _DATED_PREFIX.match(following):
+        return False
+    return bool(_WRAPPED_END.search(line)) and bool(_WRAPPED_START.match(following))
 
 
 def _indent(line: str) -> int:
@@ -292,20 +315,18 @@ def _blank_front_matter(numbers: list[int], lines: list[str]) -> None:
 
 
 def _read_hermes(path: Path, lines: list[Line]) -> Iterator[Record]:
-    """hermes MEMORY.md / USER.md: entries joined by a line holding only "§". Files migrated
-    from other agents also open entries with a "§ " prefix; such a line starts an entry too."""
+    """hermes MEMORY.md / USER.md: entries joined by a line holding only "§" (what hermes itself
+    splits on; a "§ " at the start of a line inside an entry is part of the entry)."""
     reader = _Reader(path, [number for number, _ in lines] + [0], [])
     start, body = 0, list[str]()
     for index, (_, line) in enumerate([*lines, (0, "§")]):
-        stripped = line.strip()
-        if stripped == "§" or (body and stripped.startswith("§ ")):
+        if line.strip() == "§":
             yield from reader.record(start, "\n".join(body), HERMES_FORMAT)
             start, body = 0, []
-            if stripped == "§":
-                continue
-        if not body and not stripped:
+            continue
+        if not body and not line.strip():
             continue
         if not body:
             start = index
-            line = stripped.removeprefix("§").strip()
+            line = line.strip().removeprefix("§").strip()  # some files also prefix "§ "
         body.append(line)
