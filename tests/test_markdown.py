@@ -90,7 +90,8 @@ def test_paragraphs_are_split_by_blank_lines(tmp_path: Path) -> None:
 def test_a_paragraph_of_statements_gives_one_record_each(tmp_path: Path) -> None:
     """Rules written one per line with no list marker (common in CLAUDE.md) are separate
     memories; only English prose wrapped mid-sentence continues on the next line."""
-    text = "修改要小步快跑\n不要使用表情符号\nDeploy only on Fridays.\nKeep the log short and\nreadable.\n"
+    text = "修改要小步快跑\n不要使用表情符号\nDeploy only on Fridays.\n"
+    text += "Keep the log short and\nreadable.\n"
     assert lines_texts(write(tmp_path, text)) == [
         (1, "修改要小步快跑"),
         (2, "不要使用表情符号"),
