@@ -64,6 +64,9 @@ class ImportReport:
     merged_existing: int = 0  # stored entries merged into one this run added (it was earlier)
     restated: int = 0  # superseded facts current again: stated anew after what replaced them
     redacted: list[dict[str, Any]] = field(default_factory=list)
+    # Hidden folders the walk left out, with the files they hold; hidden files, counted.
+    hidden: list[dict[str, Any]] = field(default_factory=list)
+    hidden_files: int = 0
     seconds: float = 0.0
 
     @property
@@ -87,16 +90,47 @@ class ImportReport:
             "merged_existing": self.merged_existing,
             "conflicts_to_review": self.conflicts_to_review,
             "redacted": self.redacted,
+            "hidden_skipped": self.hidden,
+            "hidden_files_skipped": self.hidden_files,
+            "warnings": [w] if (w := nothing_found(self)) else [],
             "by_file": [vars(f) for f in self.by_file],
             "seconds": round(self.seconds, 3),
         }
 
 
+def nothing_found(report: ImportReport) -> str | None:
+    """For a run that read no records, the likely reason in one line (else None)."""
+    if report.records:
+        return None
+    why = []
+    if report.hidden:
+        shown = ", ".join(
+            f"{os.path.basename(h['path'])}: {h['files']} files" for h in report.hidden[:3]
+        )
+        more = ", …" if len(report.hidden) > 3 else ""
+        n = len(report.hidden)
+        why.append(
+            f"{n} hidden folder{'s were' if n > 1 else ' was'} skipped ({shown}{more}); "
+            "use --hidden or memctl import --scan"
+        )
+    if report.hidden_files:
+        why.append(f"{report.hidden_files} hidden files were skipped")
+    if report.unsupported:
+        why.append(f"{len(report.unsupported)} files are in no supported format")
+    if not why:
+        why.append("no files found" if not report.by_file else "the files hold no records")
+    return "0 records: " + "; ".join(why)
+
+
 Progress = Callable[[int, int, str], None]
 
 
-def collect_files(paths: Iterable[Path], report: ImportReport) -> list[Path]:
-    """Every file under `paths`, sorted; hidden entries inside directories are left out.
+def collect_files(
+    paths: Iterable[Path], report: ImportReport, *, hidden: bool = False
+) -> list[Path]:
+    """Every file under `paths`, sorted; hidden entries inside directories are left out unless
+    `hidden`, and named in the report (agents keep their homes in dot-folders: a silent skip
+    imports nothing from them).
 
     Symlinked directories are not followed (no loops); anything that is not a regular file
     (a FIFO, a socket, a device, a dangling link) is reported, never opened.
@@ -108,9 +142,14 @@ def collect_files(paths: Iterable[Path], report: ImportReport) -> list[Path]:
         root = Path(os.path.abspath(given))
         if root.is_dir():
             for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                if not hidden:
+                    for d in sorted(d for d in dirnames if d.startswith(".")):
+                        where = os.path.join(dirpath, d)
+                        report.hidden.append({"path": where, "files": _count_files(where)})
+                    report.hidden_files += sum(n.startswith(".") for n in filenames)
+                dirnames[:] = sorted(d for d in dirnames if hidden or not d.startswith("."))
                 for name in sorted(filenames):
-                    if not name.startswith("."):
+                    if hidden or not name.startswith("."):
                         found.append(Path(dirpath) / name)
         else:
             found.append(root)
@@ -132,6 +171,10 @@ def collect_files(paths: Iterable[Path], report: ImportReport) -> list[Path]:
     return files
 
 
+def _count_files(folder: str) -> int:
+    return sum(len(files) for _, _, files in os.walk(folder, followlinks=False))
+
+
 def printable_path(path: Path) -> str:
     """The path as text, with bytes that are not UTF-8 shown as \\xNN."""
     return os.fsencode(path).decode("utf-8", "backslashreplace")
@@ -143,10 +186,11 @@ def import_paths(
     *,
     fmt: str | None = None,
     progress: Progress | None = None,
+    hidden: bool = False,
 ) -> ImportReport:
     started = time.perf_counter()
     report = ImportReport()
-    files = collect_files(paths, report)
+    files = collect_files(paths, report, hidden=hidden)
     with store.store.transaction():
         report.run_id = store.start_run()
     run = _Run(store)
