@@ -20,10 +20,11 @@ from typing import Any
 
 import orjson
 
-from memctl import CONTEXT_MARKER, conflicts, merge
+from memctl import CONTEXT_MARKER, conflicts, copies, merge
 from memctl.classify import classify, injection, secrets
 from memctl.dedupe import Engine, Item, Merge
 from memctl.errors import InputNotFound
+from memctl.ingest import frontmatter
 from memctl.ingest.detect import READERS, UnknownFormat, detect
 from memctl.ingest.restraint import judge
 from memctl.models import AUDIENCES, LAYERS, MESSAGE, REALMS, STATUSES, Record, Rejection
@@ -190,15 +191,17 @@ def import_paths(
 ) -> ImportReport:
     started = time.perf_counter()
     report = ImportReport()
-    files = collect_files(paths, report, hidden=hidden)
+    files = copies.order(collect_files(paths, report, hidden=hidden))
     with store.store.transaction():
         report.run_id = store.start_run()
     run = _Run(store)
+    seen = copies.Seen(store)
     for index, path in enumerate(files):
         if progress:
             progress(index, len(files), str(path))
         items = _read(path, fmt, report)
         if items is not None:
+            seen.mark(path, items)
             _import_file(store, path, items, report, run)
     if progress:
         progress(len(files), len(files), "")
@@ -512,19 +515,22 @@ def _entry_fields(
     return fields
 
 
-_Job = tuple[str, str | None, str | None, str, str | None]
+_Job = tuple[str, str | None, str | None, str, str | None, str | None]
 
 
 def _job(a: _Accepted) -> _Job:
-    return (a.content, a.record.ts, a.record.section, a.record.path, a.category)
+    r = a.record
+    return (a.content, r.ts, r.section, r.path, a.category, r.layer_hint)
 
 
 def _classified(job: _Job) -> dict[str, Any]:
     """The classifier's fields for one new entry, and the fact it states (if about the user)."""
-    content, ts, section, path, category = job
+    content, ts, section, path, category, layer_hint = job
     c = classify(content, ts=ts, section=section, path=path, category=category)
+    # What the file says its records are (front matter) bounds the classifier's layer.
+    layer = frontmatter.apply_hint(c.layer, layer_hint)
     fields: dict[str, Any] = {
-        "realm": c.realm, "layer": c.layer, "audience": c.audience, "importance": c.importance,
+        "realm": c.realm, "layer": layer, "audience": c.audience, "importance": c.importance,
         "emotional_weight": c.emotional_weight, "confidence": c.confidence,
         "expires_at": c.expires_at, "status": c.status,
         "review_reasons": orjson.dumps(list(c.reasons)).decode() if c.reasons else None,

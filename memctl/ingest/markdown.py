@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memctl.ingest import frontmatter, hermes
 from memctl.ingest.textio import Line, iter_lines
 from memctl.models import MEMORY, Record, Rejection
 
@@ -169,10 +170,12 @@ class _Reader:
 
 def read_markdown(path: Path) -> Iterator[Record | Rejection]:
     lines = list(iter_lines(path))
-    if any(not isinstance(item, Rejection) and item[1].strip() == "§" for item in lines):
+    texts = [item[1] for item in lines if not isinstance(item, Rejection)]
+    if hermes.is_memory_file(path) or any(line.strip() == "§" for line in texts):
         yield from _read_hermes(path, lines)
     else:
-        yield from _Reader(path).read(iter(lines))
+        hint = frontmatter.hint(frontmatter.parse(texts))
+        yield from frontmatter.annotate(_Reader(path).read(iter(lines)), hint)
 
 
 def _read_hermes(path: Path, lines: list[Line | Rejection]) -> Iterator[Record | Rejection]:
