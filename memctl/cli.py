@@ -283,7 +283,9 @@ def _print_import_report(report: importer.ImportReport) -> None:
     for u in report.unsupported:
         err.print(f"[dim]unsupported {escape(u['path'])}: {escape(u['reason'])}[/dim]")
     if report.hidden:
-        shown = ", ".join(f"{h['path']} ({h['files']} files)" for h in report.hidden[:10])
+        shown = ", ".join(
+            f"{h['path']} ({importer.plural_files(h['files'])})" for h in report.hidden[:10]
+        )
         more = f" and {len(report.hidden) - 10} more" if len(report.hidden) > 10 else ""
         err.print(
             f"left out {len(report.hidden)} hidden folders: {escape(shown)}{more}; "

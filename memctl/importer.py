@@ -106,7 +106,7 @@ def nothing_found(report: ImportReport) -> str | None:
     why = []
     if report.hidden:
         shown = ", ".join(
-            f"{os.path.basename(h['path'])}: {h['files']} files" for h in report.hidden[:3]
+            f"{os.path.basename(h['path'])}: {plural_files(h['files'])}" for h in report.hidden[:3]
         )
         more = ", …" if len(report.hidden) > 3 else ""
         n = len(report.hidden)
@@ -124,6 +124,11 @@ def nothing_found(report: ImportReport) -> str | None:
 
 
 Progress = Callable[[int, int, str], None]
+
+
+def plural_files(n: int) -> str:
+    """ "1 file", "12 files"."""
+    return f"{n} file" if n == 1 else f"{n} files"
 
 
 def collect_files(
