@@ -848,7 +848,9 @@ def context_(
     err.print(
         f"fixed {block.fixed.tokens}/{block.fixed.budget} tokens, "
         f"retrieval {block.retrieval.tokens}/{block.retrieval.budget} ({block.retrieval_source})"
-    )
+        + (f", {len(block.retrieval.dropped)} relevant did not fit" if block.retrieval.dropped
+           else "")
+    )  # fmt: skip
 
 
 @app.command("search")
