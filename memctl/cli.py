@@ -668,11 +668,13 @@ def history_(
                       f"{escape(link['reason'])}")  # fmt: skip
     for rel in info["related"]:
         out.print(f"  #{rel['id']} ({rel['status']}): {escape(rel['content'])}")
-    table = Table("change", "at", "by", "action", "before → after", title="changes")
-    for c in info["changes"]:
-        diff = ", ".join(f"{k}: {c['before'].get(k)!r} → {v!r}" for k, v in c["after"].items())
-        table.add_row(str(c["id"]), c["at"], escape(c["actor"]), c["action"], escape(diff))
-    out.print(table)
+    changes = (
+        [c["id"], c["at"], c["actor"], c["action"],
+         ", ".join(f"{k}: {c['before'].get(k)!r} → {v!r}" for k, v in c["after"].items())]
+        for c in info["changes"]
+    )  # fmt: skip
+    output.print_rows(out, ("change", "at", "by", "action", "before → after"), changes,
+                      title="changes")  # fmt: skip
 
 
 @app.command("classify")
@@ -691,11 +693,8 @@ def classify_(
     if json_:
         _emit_json({"dry_run": dry_run, "changed": len(planned), "changes": planned})
         return
-    table = Table("id", "content", "before", "after")
-    for item in planned:
-        table.add_row(str(item["id"]), escape(item["content"][:60]),
-                      escape(str(item["before"])), escape(str(item["after"])))  # fmt: skip
-    out.print(table)
+    rows = ([i["id"], i["before"], i["after"], i["content"]] for i in planned)
+    output.print_rows(out, ("id", "before", "after", "content"), rows, shorten={"content": 60})
     err.print(f"{'would change' if dry_run else 'changed'} {len(planned)} entries")
 
 

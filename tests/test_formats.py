@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -211,3 +212,9 @@ def test_broken_json_that_is_no_repr_keeps_its_json_reason(tmp_path: Path, line:
     [item] = list(read_jsonl(path))
     assert isinstance(item, Rejection)
     assert item.reason != PYTHON_REPR
+
+
+def test_reclassifying_keeps_the_topic_files_hint(import_json, run):
+    import_json(MEMORY)
+    result = run("classify", "--dry-run", "--json")
+    assert orjson.loads(result.stdout)["changed"] == 0

@@ -10,6 +10,7 @@ first layer (`apply_hint`). Files whose front matter has no known `type` are rea
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -71,6 +72,28 @@ def annotate(
             item.section = " > ".join(s for s in (front.section, item.section) if s) or None
             item.layer_hint = front.layer_hint
         yield item
+
+
+def file_hint(path: str) -> str | None:
+    """The layer hint of the Markdown file at `path` as it is now (None if it has none or is
+    gone): for re-classifying entries, whose sources keep the path but not the hint."""
+    if not path.lower().endswith(".md"):
+        return None
+    try:
+        return _file_hint(path, os.stat(path).st_mtime_ns)
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=4096)
+def _file_hint(path: str, _mtime: int) -> str | None:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        head = [line.rstrip("\r\n") for line, _ in zip(f, range(_HEAD_LINES), strict=False)]
+    found = hint(parse(head))
+    return found.layer_hint if found else None
+
+
+_HEAD_LINES = 50  # front matter longer than this is no memory file's
 
 
 def apply_hint(layer: str, layer_hint: str | None) -> str:
