@@ -183,6 +183,8 @@ def import_(
         )
     if scan_ == bool(paths):
         raise typer.BadParameter("give PATH... or --scan (not both)", param_hint="PATH")
+    if home is not None and not scan_:
+        raise typer.BadParameter("goes with --scan", param_hint="--home")
     if scan_:
         found = scan.find(home)
         paths = scan.import_paths(found)

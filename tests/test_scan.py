@@ -172,6 +172,9 @@ def test_hidden_reads_hidden_folders(import_json, home):
 def test_scan_and_paths_are_exclusive(run, home):
     assert run("import", home, "--scan").exit_code == 2
     assert run("import").exit_code == 2
+    wrong = run("import", home, "--home", home)
+    assert (wrong.exit_code, wrong.stdout) == (2, "")
+    assert "goes with --scan" in wrong.stderr
 
 
 def test_an_agents_environment_variable_moves_its_home(home, tmp_path, monkeypatch):
