@@ -71,8 +71,11 @@ NlOpt = Annotated[bool, typer.Option("--nl", help="Output one JSON object per li
 HomeOpt = Annotated[
     Path | None,
     typer.Option(
-        "--home", help="Look for agent homes under DIR (default: your home).", file_okay=False
-    ),  # fmt: skip
+        "--home",
+        help="Look for agent homes under DIR (default: your home).",
+        exists=True,
+        file_okay=False,
+    ),
 ]
 TableOpt = Annotated[
     bool, typer.Option("--table", "-t", help="Output a table (the default on a terminal).")
