@@ -30,8 +30,10 @@ from memctl import (
     importer,
     lock,
     merge,
+    output,
     pipeline,
     review,
+    scan,
     search,
     status,
 )
@@ -66,6 +68,20 @@ DbOpt = Annotated[
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Output JSON.")]
 NlOpt = Annotated[bool, typer.Option("--nl", help="Output one JSON object per line.")]
+HomeOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--home",
+        help="Look for agent homes under DIR (default: your home).",
+        exists=True,
+        file_okay=False,
+    ),
+]
+TableOpt = Annotated[
+    bool, typer.Option("--table", "-t", help="Output a table (the default on a terminal).")
+]
+CsvOpt = Annotated[bool, typer.Option("--csv", help="Output CSV.")]
+TsvOpt = Annotated[bool, typer.Option("--tsv", help="Output tab-separated values.")]
 StatusOpt = Annotated[
     list[str] | None,
     typer.Option("--status", "-s", help=f"Only these statuses ({', '.join(STATUSES)})."),
@@ -136,7 +152,9 @@ def _emit_nl(rows: Iterable[dict[str, Any]]) -> None:
 
 @app.command("import")
 def import_(
-    paths: Annotated[list[Path], typer.Argument(help="Files or directories to import.")],
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Files or directories to import.")
+    ] = None,
     user: UserOpt = "default",
     db: DbOpt = None,
     fmt: Annotated[
@@ -149,17 +167,37 @@ def import_(
         bool, typer.Option("--strict", help="Exit 3 if any record was rejected.")
     ] = False,
     silent: Annotated[bool, typer.Option("--silent", help="No progress bar.")] = False,
+    hidden: Annotated[
+        bool, typer.Option("--hidden", help="Also read hidden files and folders.")
+    ] = False,
+    scan_: Annotated[
+        bool, typer.Option("--scan", help="Import every agent home `memctl scan` finds.")
+    ] = False,
+    home: HomeOpt = None,
 ) -> None:
     """Import legacy memory files and session transcripts.
 
     Example: memctl import ~/.hermes/memories ~/.picoclaw/workspace --user alice
+    ·   memctl import --scan --user alice
     """
     if fmt is not None and fmt not in FORMATS:
         raise typer.BadParameter(
             f"{fmt!r} is not one of {', '.join(FORMATS)}", param_hint="--format"
         )
+    if scan_ == bool(paths):
+        raise typer.BadParameter("give PATH... or --scan (not both)", param_hint="PATH")
+    if home is not None and not scan_:
+        raise typer.BadParameter("goes with --scan", param_hint="--home")
+    if scan_:
+        found = scan.find(home)
+        paths = scan.import_paths(found)
+        if not json_:
+            homes = ", ".join(f"{f.label} ({f.home})" for f in found) or "none"
+            err.print(f"scan found {len(found)} agent homes: {escape(homes)}")
     with _store(db, user, scratch=dry_run) as store, _progress(silent or json_) as progress:
-        report = importer.import_paths(store, paths, fmt=fmt, progress=progress)
+        report = importer.import_paths(
+            store, paths or [], fmt=fmt, progress=progress, hidden=hidden
+        )
     report.dry_run = dry_run
     if json_:
         _emit_json(report.as_dict())
@@ -167,6 +205,43 @@ def import_(
         _print_import_report(report)
     if strict and report.rejected:
         raise typer.Exit(EXIT_REJECTED)
+
+
+@app.command("scan")
+def scan_cmd(
+    home: HomeOpt = None,
+    json_: JsonOpt = False,
+    table: TableOpt = False,
+    csv_: CsvOpt = False,
+    tsv: TsvOpt = False,
+) -> None:
+    """Find the agent homes on this machine and show what importing them would read.
+
+    Writes nothing; `memctl import --scan` imports what it lists.
+    Example: memctl scan   ·   memctl scan --home /mnt/backup --json
+    """
+    mode = _mode(table, csv_, tsv)
+    found = scan.scan(home)
+    if json_:
+        _emit_json({"home": str(home or Path.home()), "agents": [f.as_dict() for f in found]})
+        return
+    rows = (
+        [f.label, f.home, f.files, sum(f.records.values()),
+         ", ".join(f"{fmt} {n}" for fmt, n in sorted(f.records.items())),
+         f.rejected, len(f.unsupported), len(f.hidden)]
+        for f in found
+    )  # fmt: skip
+    columns = ("agent", "home", "files", "records", "by format", "rejected", "unsupported",
+               "hidden")  # fmt: skip
+    output.print_rows(out, columns, rows, mode)
+    err.print(f"{len(found)} agent homes; import them with memctl import --scan")
+
+
+def _mode(table: bool, csv_: bool, tsv: bool) -> str | None:
+    try:
+        return output.choose(table=table, csv_=csv_, tsv=tsv)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 @contextmanager
@@ -218,6 +293,17 @@ def _print_import_report(report: importer.ImportReport) -> None:
         err.print(f"[yellow]rejected[/yellow] {escape(r.path)}:{r.line}: {escape(r.reason)}")
     for u in report.unsupported:
         err.print(f"[dim]unsupported {escape(u['path'])}: {escape(u['reason'])}[/dim]")
+    if report.hidden:
+        shown = ", ".join(
+            f"{h['path']} ({importer.plural_files(h['files'])})" for h in report.hidden[:10]
+        )
+        more = f" and {len(report.hidden) - 10} more" if len(report.hidden) > 10 else ""
+        err.print(
+            f"left out {len(report.hidden)} hidden folders: {escape(shown)}{more}; "
+            "--hidden reads them"
+        )
+    if warning := importer.nothing_found(report):
+        err.print(f"[yellow]{escape(warning)}[/yellow]")
 
 
 def _check_choices(values: list[str] | None, allowed: tuple[str, ...], option: str) -> list[str]:
@@ -250,11 +336,15 @@ def list_(
     limit: Annotated[int | None, typer.Option("--limit", "-n", help="At most N entries.")] = None,
     json_: JsonOpt = False,
     nl: NlOpt = False,
+    table: TableOpt = False,
+    csv_: CsvOpt = False,
+    tsv: TsvOpt = False,
 ) -> None:
-    """List a user's entries.
+    """List a user's entries (a table on a terminal; whole rows, never wrapped, in a pipe).
 
     Example: memctl list --user alice --status active --layer profile --nl
     """
+    mode = _mode(table, csv_, tsv)
     statuses = _check_statuses(status)
     layers = _check_choices(layer, LAYERS, "--layer")
     realms = _check_choices(realm, REALMS, "--realm")
@@ -269,16 +359,11 @@ def list_(
         elif json_:
             _emit_json(list(rows))
         else:
-            table = Table("id", "status", "layer", "realm", "audience", "content")
-            count = 0
-            for row in rows:
-                count += 1
-                content = row["content"].replace("\n", " ")
-                table.add_row(
-                    str(row["id"]), row["status"], row["layer"], row["realm"], row["audience"],
-                    escape(content[:120] + ("…" if len(content) > 120 else "")),
-                )  # fmt: skip
-            out.print(table)
+            columns = ("id", "status", "layer", "realm", "audience", "content")
+            count = output.print_rows(
+                out, columns, ([r[c] for c in columns] for r in rows), mode,
+                shorten={"content": 120},
+            )  # fmt: skip
             err.print(f"{count} entries")
 
 
@@ -422,21 +507,31 @@ def _interactive_review(store: UserStore) -> None:
 
 
 @review_app.command("pending")
-def review_pending(user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False) -> None:
+def review_pending(
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    json_: JsonOpt = False,
+    table: TableOpt = False,
+    csv_: CsvOpt = False,
+    tsv: TsvOpt = False,
+) -> None:
     """List entries waiting for review, with why each waits.
 
     Example: memctl review pending --user alice
     """
+    mode = _mode(table, csv_, tsv)
     with _store(db, user, existing=True) as store:
         rows = review.pending(store)
     if json_:
         _emit_json(rows)
         return
-    table = Table("id", "layer", "realm", "audience", "content", "why pending")
-    for row in rows:
-        table.add_row(str(row["id"]), row["layer"], row["realm"], row["audience"],
-                      escape(row["content"][:80]), escape("; ".join(row["reasons"])))  # fmt: skip
-    out.print(table)
+    columns = ("id", "layer", "realm", "audience", "why pending", "content")
+    output.print_rows(
+        out, columns,
+        ([r["id"], r["layer"], r["realm"], r["audience"], "; ".join(r["reasons"]), r["content"]]
+         for r in rows),
+        mode, shorten={"content": 80},
+    )  # fmt: skip
     err.print(f"{len(rows)} pending")
 
 
@@ -584,11 +679,13 @@ def history_(
                       f"{escape(link['reason'])}")  # fmt: skip
     for rel in info["related"]:
         out.print(f"  #{rel['id']} ({rel['status']}): {escape(rel['content'])}")
-    table = Table("change", "at", "by", "action", "before → after", title="changes")
-    for c in info["changes"]:
-        diff = ", ".join(f"{k}: {c['before'].get(k)!r} → {v!r}" for k, v in c["after"].items())
-        table.add_row(str(c["id"]), c["at"], escape(c["actor"]), c["action"], escape(diff))
-    out.print(table)
+    changes = (
+        [c["id"], c["at"], c["actor"], c["action"],
+         ", ".join(f"{k}: {c['before'].get(k)!r} → {v!r}" for k, v in c["after"].items())]
+        for c in info["changes"]
+    )  # fmt: skip
+    output.print_rows(out, ("change", "at", "by", "action", "before → after"), changes,
+                      title="changes")  # fmt: skip
 
 
 @app.command("classify")
@@ -607,11 +704,8 @@ def classify_(
     if json_:
         _emit_json({"dry_run": dry_run, "changed": len(planned), "changes": planned})
         return
-    table = Table("id", "content", "before", "after")
-    for item in planned:
-        table.add_row(str(item["id"]), escape(item["content"][:60]),
-                      escape(str(item["before"])), escape(str(item["after"])))  # fmt: skip
-    out.print(table)
+    rows = ([i["id"], i["before"], i["after"], i["content"]] for i in planned)
+    output.print_rows(out, ("id", "before", "after", "content"), rows, shorten={"content": 60})
     err.print(f"{'would change' if dry_run else 'changed'} {len(planned)} entries")
 
 
@@ -764,7 +858,9 @@ def context_(
     err.print(
         f"fixed {block.fixed.tokens}/{block.fixed.budget} tokens, "
         f"retrieval {block.retrieval.tokens}/{block.retrieval.budget} ({block.retrieval_source})"
-    )
+        + (f", {len(block.retrieval.dropped)} relevant did not fit" if block.retrieval.dropped
+           else "")
+    )  # fmt: skip
 
 
 @app.command("search")
@@ -778,11 +874,15 @@ def search_(
     ] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="At most N results.")] = 20,
     json_: JsonOpt = False,
+    table: TableOpt = False,
+    csv_: CsvOpt = False,
+    tsv: TsvOpt = False,
 ) -> None:
     """Full-text search over a user's entries (every status unless filtered), best first.
 
     Example: memctl search "咖啡" --user alice --status active
     """
+    mode = _mode(table, csv_, tsv)
     statuses = _check_statuses(status_filter)
     with _store(db, user, existing=True) as store:
         search.sync(store.store)
@@ -792,10 +892,10 @@ def search_(
     if json_:
         _emit_json(rows)
         return
-    table = Table("id", "status", "layer", "content")
-    for row in rows:
-        table.add_row(str(row["id"]), row["status"], row["layer"], escape(row["content"][:120]))
-    out.print(table)
+    columns = ("id", "status", "layer", "content")
+    output.print_rows(
+        out, columns, ([r[c] for c in columns] for r in rows), mode, shorten={"content": 120}
+    )
     err.print(f"{len(rows)} results")
 
 

@@ -56,6 +56,8 @@ class Settings:
     write_wait_ms: int
     channels: dict[str, Channel]
     headings: dict[str, str]
+    # The retrieval block's last line when relevant entries did not fit; "{count}" is filled in.
+    dropped_notice: str = ""
 
     def channel(self, name: str) -> Channel:
         return self.channels.get(name, Channel(name))
@@ -95,6 +97,7 @@ def load_settings(path: Path | None = None, overrides: dict[str, Any] | None = N
             name: Channel(name, c["private"], c["roleplay"]) for name, c in raw["channels"].items()
         },
         headings=dict(raw["headings"]),
+        dropped_notice=raw["notice"]["dropped"],
     )
 
 
@@ -124,11 +127,17 @@ class Block:
     tokens: int = 0
     entries: list[dict[str, Any]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    # Entries offered that the budget left out: id, layer and what their line would cost.
+    dropped: list[dict[str, Any]] = field(default_factory=list)
+    # Per entry added: the lines it added (its heading too) and their tokens, its own line's.
+    _added: list[tuple[int, int, int]] = field(default_factory=list)
 
     def try_add(self, heading: str | None, entry: dict[str, Any]) -> bool:
         line = "- " + " ".join(entry["content"].split())
-        cost = count_tokens(line) + (count_tokens(heading) if heading else 0)
+        own = count_tokens(line)
+        cost = own + (count_tokens(heading) if heading else 0)
         if self.tokens + cost > self.budget:
+            self.dropped.append({"id": entry["id"], "layer": entry["layer"], "tokens": own})
             return False
         if heading:
             self.lines.append(heading)
@@ -137,7 +146,26 @@ class Block:
         self.entries.append(
             {"id": entry["id"], "layer": entry["layer"], "content": entry["content"]}
         )
+        self._added.append((2 if heading else 1, cost, own))
         return True
+
+    def end_with_notice(self, notice: str) -> None:
+        """When entries were left out, end the block with `notice` ("{count}" filled in) so the
+        agent knows its memory is incomplete. The budget stays hard: the last entries added
+        make room for the line if they must; a budget too small for it gets no line."""
+        if not self.dropped or not notice:
+            return
+        line = notice.replace("{count}", str(len(self.dropped)))
+        while self.tokens + count_tokens(line) > self.budget and self.entries:
+            lines, cost, own = self._added.pop()
+            del self.lines[-lines:]
+            self.tokens -= cost
+            entry = self.entries.pop()
+            self.dropped.insert(0, {"id": entry["id"], "layer": entry["layer"], "tokens": own})
+            line = notice.replace("{count}", str(len(self.dropped)))
+        if self.tokens + count_tokens(line) <= self.budget:
+            self.lines.append(line)
+            self.tokens += count_tokens(line)
 
     def as_dict(self) -> dict[str, Any]:
         return {"tokens": self.tokens, "budget": self.budget, "entries": self.entries}
@@ -159,7 +187,11 @@ class Context:
             "channel": vars(self.channel),
             "query": self.query,
             "fixed": self.fixed.as_dict(),
-            "retrieval": {**self.retrieval.as_dict(), "source": self.retrieval_source},
+            "retrieval": {
+                **self.retrieval.as_dict(),
+                "source": self.retrieval_source,
+                "dropped": self.retrieval.dropped,
+            },
             "tokens": self.fixed.tokens + self.retrieval.tokens,
             "markdown": self.markdown(),
         }
@@ -225,6 +257,7 @@ def build(
     for entry in candidates:
         if retrieval.try_add(heading, entry):
             heading = None
+    retrieval.end_with_notice(settings.dropped_notice)
 
     if touch:
         used = [e["id"] for e in fixed.entries + retrieval.entries]

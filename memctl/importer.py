@@ -20,11 +20,11 @@ from typing import Any
 
 import orjson
 
-from memctl import CONTEXT_MARKER, conflicts, merge
+from memctl import CONTEXT_MARKER, conflicts, copies, merge
 from memctl.classify import classify, injection, secrets
 from memctl.dedupe import Engine, Item, Merge
 from memctl.errors import InputNotFound
-from memctl.ingest import noise
+from memctl.ingest import frontmatter, noise
 from memctl.ingest.detect import READERS, UnknownFormat, detect
 from memctl.ingest.markdown import EMPTY_LABEL
 from memctl.ingest.restraint import judge
@@ -70,6 +70,9 @@ class ImportReport:
     # Records of memory files judged not to be memories (logs, placeholders, bare labels), by
     # line, so a person can check the call (`--dry-run` prints them).
     not_memory: list[dict[str, Any]] = field(default_factory=list)
+    # Hidden folders the walk left out, with the files they hold; hidden files, counted.
+    hidden: list[dict[str, Any]] = field(default_factory=list)
+    hidden_files: int = 0
     seconds: float = 0.0
 
     @property
@@ -94,16 +97,52 @@ class ImportReport:
             "conflicts_to_review": self.conflicts_to_review,
             "redacted": self.redacted,
             "not_memory": self.not_memory,
+            "hidden_skipped": self.hidden,
+            "hidden_files_skipped": self.hidden_files,
+            "warnings": [w] if (w := nothing_found(self)) else [],
             "by_file": [vars(f) for f in self.by_file],
             "seconds": round(self.seconds, 3),
         }
 
 
+def nothing_found(report: ImportReport) -> str | None:
+    """For a run that read no records, the likely reason in one line (else None)."""
+    if report.records:
+        return None
+    why = []
+    if report.hidden:
+        shown = ", ".join(
+            f"{os.path.basename(h['path'])}: {plural_files(h['files'])}" for h in report.hidden[:3]
+        )
+        more = ", …" if len(report.hidden) > 3 else ""
+        n = len(report.hidden)
+        why.append(
+            f"{n} hidden folder{'s were' if n > 1 else ' was'} skipped ({shown}{more}); "
+            "use --hidden or memctl import --scan"
+        )
+    if report.hidden_files:
+        why.append(f"{report.hidden_files} hidden files were skipped")
+    if report.unsupported:
+        why.append(f"{len(report.unsupported)} files are in no supported format")
+    if not why:
+        why.append("no files found" if not report.by_file else "the files hold no records")
+    return "0 records: " + "; ".join(why)
+
+
 Progress = Callable[[int, int, str], None]
 
 
-def collect_files(paths: Iterable[Path], report: ImportReport) -> list[Path]:
-    """Every file under `paths`, sorted; hidden entries inside directories are left out.
+def plural_files(n: int) -> str:
+    """ "1 file", "12 files"."""
+    return f"{n} file" if n == 1 else f"{n} files"
+
+
+def collect_files(
+    paths: Iterable[Path], report: ImportReport, *, hidden: bool = False
+) -> list[Path]:
+    """Every file under `paths`, sorted; hidden entries inside directories are left out unless
+    `hidden`, and named in the report (agents keep their homes in dot-folders: a silent skip
+    imports nothing from them).
 
     Symlinked directories are not followed (no loops); anything that is not a regular file
     (a FIFO, a socket, a device, a dangling link) is reported, never opened.
@@ -115,9 +154,14 @@ def collect_files(paths: Iterable[Path], report: ImportReport) -> list[Path]:
         root = Path(os.path.abspath(given))
         if root.is_dir():
             for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                if not hidden:
+                    for d in sorted(d for d in dirnames if d.startswith(".")):
+                        where = os.path.join(dirpath, d)
+                        report.hidden.append({"path": where, "files": _count_files(where)})
+                    report.hidden_files += sum(n.startswith(".") for n in filenames)
+                dirnames[:] = sorted(d for d in dirnames if hidden or not d.startswith("."))
                 for name in sorted(filenames):
-                    if not name.startswith("."):
+                    if hidden or not name.startswith("."):
                         found.append(Path(dirpath) / name)
         else:
             found.append(root)
@@ -139,6 +183,10 @@ def collect_files(paths: Iterable[Path], report: ImportReport) -> list[Path]:
     return files
 
 
+def _count_files(folder: str) -> int:
+    return sum(len(files) for _, _, files in os.walk(folder, followlinks=False))
+
+
 def printable_path(path: Path) -> str:
     """The path as text, with bytes that are not UTF-8 shown as \\xNN."""
     return os.fsencode(path).decode("utf-8", "backslashreplace")
@@ -150,18 +198,21 @@ def import_paths(
     *,
     fmt: str | None = None,
     progress: Progress | None = None,
+    hidden: bool = False,
 ) -> ImportReport:
     started = time.perf_counter()
     report = ImportReport()
-    files = collect_files(paths, report)
+    files = copies.order(collect_files(paths, report, hidden=hidden))
     with store.store.transaction():
         report.run_id = store.start_run()
     run = _Run(store)
+    seen = copies.Seen(store)
     for index, path in enumerate(files):
         if progress:
             progress(index, len(files), str(path))
         items = _read(path, fmt, report)
         if items is not None:
+            seen.mark(path, items)
             _import_file(store, path, items, report, run)
     if progress:
         progress(len(files), len(files), "")
@@ -491,19 +542,22 @@ def _entry_fields(
     return fields
 
 
-_Job = tuple[str, str | None, str | None, str, str | None]
+_Job = tuple[str, str | None, str | None, str, str | None, str | None]
 
 
 def _job(a: _Accepted) -> _Job:
-    return (a.content, a.record.ts, a.record.section, a.record.path, a.category)
+    r = a.record
+    return (a.content, r.ts, r.section, r.path, a.category, r.layer_hint)
 
 
 def _classified(job: _Job) -> dict[str, Any]:
     """The classifier's fields for one new entry, and the fact it states (if about the user)."""
-    content, ts, section, path, category = job
+    content, ts, section, path, category, layer_hint = job
     c = classify(content, ts=ts, section=section, path=path, category=category)
+    # What the file says its records are (front matter) bounds the classifier's layer.
+    layer = frontmatter.apply_hint(c.layer, layer_hint)
     fields: dict[str, Any] = {
-        "realm": c.realm, "layer": c.layer, "audience": c.audience, "importance": c.importance,
+        "realm": c.realm, "layer": layer, "audience": c.audience, "importance": c.importance,
         "emotional_weight": c.emotional_weight, "confidence": c.confidence,
         "expires_at": c.expires_at, "status": c.status,
         "review_reasons": orjson.dumps(list(c.reasons)).decode() if c.reasons else None,

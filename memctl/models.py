@@ -30,6 +30,9 @@ class Record:
     session_id: str | None = None
     message_id: str | None = None
     section: str | None = None
+    # What the file says the record is (a Claude Code memory `type:`), for the classifier:
+    # see memctl/ingest/frontmatter.py.
+    layer_hint: str | None = None
     # Why a reader already knows this record must not become a memory (tool output, setup text…).
     skip: str | None = None
     # Entry fields carried by memctl's own export, restored on import.

@@ -14,6 +14,7 @@ import orjson
 from memctl import changes, conflicts, search
 from memctl.classify import classify, secrets
 from memctl.errors import EntryNotFound, UsageError
+from memctl.ingest import frontmatter
 from memctl.models import AUDIENCES, LAYERS, REALMS, STATUSES
 from memctl.normalise import norm_hash, normalise
 from memctl.store import UserStore
@@ -224,12 +225,15 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
             section=first["section"] if first else None, path=first["path"] if first else None,
             category=first["category"] if first else None,
         )  # fmt: skip
+        # What the source file says its records are bounds the layer, as at import.
+        layer = frontmatter.apply_hint(c.layer, frontmatter.file_hint(first["path"]) if first
+                                       else None)  # fmt: skip
         reasons = list(c.reasons)
         if c.status == "pending_review" and entry["review_reasons"]:
             reasons += [r for r in orjson.loads(entry["review_reasons"])
                         if conflicts.is_conflict_reason(r) and r not in reasons]  # fmt: skip
         new = {
-            "realm": c.realm, "layer": c.layer, "audience": c.audience, "expires_at": c.expires_at,
+            "realm": c.realm, "layer": layer, "audience": c.audience, "expires_at": c.expires_at,
             "status": c.status,
             "review_reasons": orjson.dumps(reasons).decode() if reasons else None,
             **conflicts.fact_fields(entry["content"], c.realm),

@@ -38,7 +38,7 @@ def three(tree, import_json, db_path):
 
 
 def test_list_table(three, run):
-    result = run("list")
+    result = run("list", "--table")
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
         "┏━━━━┳━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓",
@@ -54,7 +54,7 @@ def test_list_table(three, run):
 
 def test_list_table_shortens_long_content_to_one_line(tree, import_json, run):
     import_json(tree({"a.md": "First line of a long paragraph\n" + "word " * 40 + "\n"}))
-    result = run("list")
+    result = run("list", "--table")
     row = result.stdout.splitlines()[3]
     shown = "First line of a long paragraph " + ("word " * 40)
     assert f"│ {shown[:120]}… │" in row
@@ -118,9 +118,10 @@ def test_list_of_an_empty_database(run, tmp_path):
     assert run("import", str(tmp_path / "empty")).exit_code == 0
     result = run("list", "--json")
     assert (result.exit_code, orjson.loads(result.stdout)) == (0, [])
-    table = run("list")
+    table = run("list", "--table")
     assert table.stderr == "0 entries\n"
     assert len(table.stdout.splitlines()) == 4  # header box only
+    assert run("list").stdout.splitlines() == ["id  status  layer  realm  audience  content"]
 
 
 def test_show_json_includes_sources(three, run):

@@ -423,6 +423,7 @@ def test_json_shape(run: Run, memories: dict[str, int]) -> None:
         "entries": [
             {"id": memories["hike"], "layer": "episodic", "content": "周末和室友去香山爬山"}
         ],
+        "dropped": [],  # everything relevant fitted
     }  # fmt: skip
     assert out["tokens"] == 35
     assert out["markdown"].startswith(CONTEXT_MARKER + "\n")

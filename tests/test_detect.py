@@ -109,6 +109,33 @@ def test_every_fixture_file_is_detected() -> None:
         "rollout-2026-03-05T11-00-00-0199b2c3-aaaa-7f60-8a9b-0c1d2e3f4a5b.jsonl": "jsonl",
         "exports/kinetaios-export.json": "json",
         "exports/notes.json": "json",
+        "formats/claude-memory/projects/-home-lin-code-shop/memory/MEMORY.md": "markdown",
+        "formats/claude-memory/projects/-home-lin-code-shop/memory/feedback_testing.md": (
+            "markdown"
+        ),
+        "formats/claude-memory/projects/-home-lin-code-shop/memory/project_release.md": (
+            "markdown"
+        ),
+        "formats/claude-memory/projects/-home-lin-code-shop/memory/reference_dashboards.md": (
+            "markdown"
+        ),
+        "formats/claude-memory/projects/-home-lin-code-shop/memory/user_role.md": "markdown",
+        "formats/codex/session_index.jsonl": (
+            "unknown: Codex session index (a thread name per session id): an index of sessions, "
+            "not memories or messages"
+        ),
+        "formats/hermes-profiles/profiles/work/memories/MEMORY.md": "markdown",
+        "formats/hermes-profiles/profiles/writer/memories/USER.md": "markdown",
+        "formats/openclaw-copies/agents/main/sessions/"
+        "5e1f0c3a-7b2d-4c8e-9f10-2a3b4c5d6e7f.checkpoint."
+        "0b9c8d7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e.jsonl": "jsonl",
+        "formats/openclaw-copies/agents/main/sessions/"
+        "5e1f0c3a-7b2d-4c8e-9f10-2a3b4c5d6e7f.jsonl": "jsonl",
+        "formats/openclaw-copies/agents/main/sessions/"
+        "5e1f0c3a-7b2d-4c8e-9f10-2a3b4c5d6e7f.jsonl.full_backup": "jsonl",
+        "formats/openclaw-copies/agents/main/sessions/"
+        "9a8b7c6d-1e2f-4a3b-8c4d-5e6f7a8b9c0d.jsonl.deleted.2026-04-02T09-15-00.000Z": "jsonl",
+        "formats/python-repr/sessions/repr_dump.jsonl": "jsonl",
         "hermes/memories/MEMORY.md": "markdown",
         "hermes/memories/USER.md": "markdown",
         "hermes/sessions/20260301_101500_ab12cd.jsonl": "jsonl",

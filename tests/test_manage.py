@@ -126,7 +126,7 @@ def test_list_is_per_user(root, run):
 
 
 def test_list_table_and_nl(root, run):
-    table = run("list", "--audience", "private", "--status", "active")
+    table = run("list", "--audience", "private", "--status", "active", "--table")
     assert table.exit_code == 0
     assert table.stderr == "2 entries\n"
     rows = [line for line in table.stdout.splitlines() if line.startswith("│")]

@@ -215,7 +215,7 @@ def queue(tree, import_json):
 
 
 def test_pending_table(queue, run):
-    result = run("review", "pending")
+    result = run("review", "pending", "--table")
     assert result.exit_code == 0, result.output
     assert result.stderr == "2 pending\n"
     lines = [line for line in result.stdout.splitlines() if line.startswith("│")]

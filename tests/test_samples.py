@@ -14,8 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from memctl import copies
+from memctl.copies import COPY_OF_IMPORTED
 from memctl.importer import ImportReport, import_paths
-from memctl.ingest.detect import READERS, UnknownFormat, detect
+from memctl.ingest import frontmatter, hermes
+from memctl.ingest.detect import INDEXES, READERS, UnknownFormat, detect
+from memctl.ingest.jsonl import PYTHON_REPR
 from memctl.models import Record, Rejection
 from memctl.store import Store
 
@@ -169,3 +173,27 @@ def _print_summary(report: ImportReport) -> None:
         "skipped by reason: "
         + ", ".join(f"{k} {v}" for k, v in report.skipped_by_reason.most_common())
     )
+    kinds = Counter(k for f in sample_files() if (k := file_kind(f)))
+    kinds["Python-repr lines"] = sum(r.reason == PYTHON_REPR for r in report.rejected)
+    kinds["copied records"] = report.skipped_by_reason[COPY_OF_IMPORTED]
+    print("kinds: " + ", ".join(f"{k} {kinds[k]}" for k in (*KINDS, *LINE_KINDS)))
+
+
+# The kinds of file issue 13 added readers or reasons for, counted in the summary.
+KINDS = ("transcript copy", "auto-memory topic", "hermes profile memory", "session index")
+LINE_KINDS = ("Python-repr lines", "copied records")
+
+
+def file_kind(path: Path) -> str | None:
+    """Which of KINDS a file is, by the project's own rules."""
+    if copies.is_copy(path):
+        return KINDS[0]
+    if path.suffix == ".md":
+        head = path.read_text(encoding="utf-8", errors="replace").splitlines()[:20]
+        if frontmatter.hint(frontmatter.parse(head)):
+            return KINDS[1]
+    if hermes.is_memory_file(path) and "profiles" in path.parts:
+        return KINDS[2]
+    if path.name.lower() in INDEXES:
+        return KINDS[3]
+    return None

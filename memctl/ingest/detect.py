@@ -19,6 +19,11 @@ Reader = Callable[[Path], Iterator[Record | Rejection]]
 READERS: dict[str, Reader] = {"markdown": read_markdown, "jsonl": read_jsonl, "json": read_json}
 FORMATS = tuple(READERS)
 
+# Files agents keep beside their memory that list sessions and hold none: never read as records.
+INDEXES = {
+    "session_index.jsonl": "Codex session index (a thread name per session id): an index of "
+    "sessions, not memories or messages",
+}
 _MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdx", ".txt"}
 _JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 
@@ -32,6 +37,8 @@ def detect(path: Path) -> str:
     if looks_binary(head):
         raise UnknownFormat("binary file")
     name = path.name.lower()
+    if name in INDEXES:
+        raise UnknownFormat(INDEXES[name])
     suffix = path.suffix.lower()
     # OpenClaw archives transcripts as `<id>.jsonl.reset.<ISO>` / `.jsonl.deleted.<ISO>`.
     if suffix in _JSONL_SUFFIXES or ".jsonl." in name:

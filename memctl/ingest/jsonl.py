@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,11 @@ from memctl.models import MESSAGE, Record, Rejection
 
 FORMAT = "jsonl"
 UNRECOGNISED = "unrecognised item"
+PYTHON_REPR = "a Python repr, not JSON (single quotes or True/False/None): re-export it as JSON"
+
+# A line some tool wrote with Python's str(dict) instead of json.dumps: `{'role': 'user', …}`
+# or `{"ok": True}`. Only looked for once the line failed to parse as JSON.
+_PYTHON_REPR = re.compile(r"^\s*\{\s*'|[:,\[]\s*(?:True|False|None)\s*[,}\]]")
 
 
 def read_jsonl(path: Path) -> Iterator[Record | Rejection]:
@@ -27,7 +33,10 @@ def read_jsonl(path: Path) -> Iterator[Record | Rejection]:
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            yield Rejection(ctx.path, number, f"invalid JSON: {_short(exc)}")
+            if _PYTHON_REPR.search(line):
+                yield Rejection(ctx.path, number, PYTHON_REPR)
+            else:
+                yield Rejection(ctx.path, number, f"invalid JSON: {_short(exc)}")
             continue
         if not isinstance(obj, dict):
             yield Rejection(ctx.path, number, f"expected a JSON object, got {_kind(obj)}")
@@ -41,11 +50,15 @@ def read_jsonl(path: Path) -> Iterator[Record | Rejection]:
 
 
 def session_from_name(path: Path) -> str | None:
-    """`telegram_8801.jsonl` → "telegram_8801"; OpenClaw's `<id>.jsonl.reset.<ISO>` → "<id>"."""
-    name = path.name
+    """`telegram_8801.jsonl` → "telegram_8801"; OpenClaw's `<id>.jsonl.reset.<ISO>` and
+    `<id>.checkpoint.<uuid>.jsonl` → "<id>"."""
+    name = _CHECKPOINT.sub("", path.name)
     at = name.lower().find(".jsonl")
     stem = name[:at] if at >= 0 else path.stem
     return stem or None
+
+
+_CHECKPOINT = re.compile(r"\.checkpoint\.[^.]+(?=\.jsonl)", re.I)
 
 
 def _short(exc: orjson.JSONDecodeError) -> str:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from markdown_it_pyrs import MarkdownIt, Node
 
+from memctl.ingest import frontmatter, hermes
 from memctl.ingest.textio import Line, iter_lines
 from memctl.models import MEMORY, Record, Rejection
 
@@ -286,10 +287,11 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
     items = list(iter_lines(path))
     good = [item for item in items if not isinstance(item, Rejection)]
     yield from (item for item in items if isinstance(item, Rejection))
-    if any(line.strip() == "§" for _, line in good):
+    if hermes.is_memory_file(path) or any(line.strip() == "§" for _, line in good):
         yield from _read_hermes(path, good)
         return
     numbers = [number for number, _ in good]
+    hint = frontmatter.hint(frontmatter.parse([line for _, line in good]))
     lines = [
         _LOOSE_ITEM.sub(r"\1- ", line) if line.lstrip()[:1] in "-•" else line for _, line in good
     ]
@@ -298,9 +300,9 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
     if all(
         not line.strip() or (_SIMPLE.fullmatch(line) and not _RULE.match(line)) for line in lines
     ):
-        yield from reader.flat()
+        yield from frontmatter.annotate(reader.flat(), hint)
     else:
-        yield from reader.parsed()
+        yield from frontmatter.annotate(reader.parsed(), hint)
 
 
 def _blank_front_matter(numbers: list[int], lines: list[str]) -> None:
