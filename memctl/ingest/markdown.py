@@ -108,6 +108,7 @@ class _Reader:
         self.numbers = numbers  # source line index -> the file's 1-based line number
         self.lines = lines
         self.headings: list[tuple[int, str]] = []
+        self.section: str | None = None  # the heading path, kept as the headings change
 
     def record(
         self, index: int, text: str, fmt: str = FORMAT, label: str | None = None
@@ -119,14 +120,16 @@ class _Reader:
             ts, text = m[1], m[2].strip()
         if not text:
             return
-        parts = [h for _, h in self.headings] + ([label] if label else [])
-        section = " > ".join(parts) or None
+        section = self.section
+        if label:
+            section = f"{section} > {label}" if section else label
         yield Record(text, self.shown, self.numbers[index], fmt, MEMORY, ts=ts, section=section)
 
     def heading(self, level: int, text: str) -> None:
         while self.headings and self.headings[-1][0] >= level:
             self.headings.pop()
         self.headings.append((level, text))
+        self.section = " > ".join(h for _, h in self.headings) or None
         if m := _DATE_ONLY.match(text):
             self.date = m[1]
 
@@ -206,7 +209,8 @@ class _Reader:
         return " ".join(s.strip() for s in lines[:-1])  # setext: the underline is last
 
     def text(self, start: int, end: int, quote: int) -> list[str]:
-        return [_unquote(line, quote) for line in self.lines[start:end]]
+        lines = self.lines[start:end]
+        return [_unquote(line, quote) for line in lines] if quote else lines
 
     def paragraph(self, start: int, end: int, quote: int, label: str | None) -> Iterator[Record]:
         """A paragraph's statements. Its lines are one record while they read as one wrapped
