@@ -404,7 +404,7 @@ def _live_injected(run: Run) -> list[dict[str, Any]]:
 def test_injected_text_is_never_active_nor_in_any_context(run: Run, tmp_path: Path) -> None:
     assert run("import", *_injected_inputs(tmp_path / "in")).exit_code == 0
     assert _live_injected(run) == []
-    restored = orjson.loads(run("review", "pending", "--json").stdout)
+    restored = orjson.loads(run("review", "pending", "--json").stdout)["entries"]
     restored = [e for e in restored if e["content"].startswith("restored: ")]
     assert len(restored) == len(INJECTED)
     assert all(e["reasons"] and e["layer"] == "boundary" for e in restored)
