@@ -581,6 +581,7 @@ def review_reject(
 
 
 _VERBS = {"approve": ("approve", "approved"), "reject": ("reject", "rejected")}
+_DECIDE = {"approve": review.approve, "reject": review.reject}
 # A filtered decision never touches entries already where it would put them.
 _TARGET = {"approve": "active", "reject": "archived"}
 
@@ -596,7 +597,8 @@ def _decide_cli(
     dry_run: bool,
     json_: bool,
 ) -> None:
-    verb = _VERBS[action][0]
+    """approve / reject: by ids at once (as before), or by filters after saying how many."""
+    verb, done_verb = _VERBS[action]
     if ids and filters.given():
         raise typer.BadParameter("give entry ids or filters, not both", param_hint="ID")
     if not ids and not filters.given():
@@ -606,42 +608,44 @@ def _decide_cli(
         )
     with _store(db, user, existing=True) as store:
         if ids:
-            if dry_run:
-                for entry_id in ids:
-                    store.entry(entry_id)  # not found is an error, as without --dry-run
-            else:
-                done = getattr(review, action)(store, ids)
+            rows = [store.entry(entry_id) for entry_id in ids]  # an unknown id is an error
         else:
-            rows = review.select(
-                store,
-                reasons=filters.reasons or (),
-                layers=_check_choices(filters.layers, LAYERS, "--layer"),
-                realms=_check_choices(filters.realms, REALMS, "--realm"),
-                source=os.path.abspath(filters.source) if filters.source else None,
-                statuses=_check_statuses(filters.statuses) or ["pending_review"],
-            )
+            rows = _select(store, filters)
             ids = [r["id"] for r in rows if r["status"] != _TARGET[action]]
             if not json_ or not (yes or dry_run):  # JSON carries the ids itself
                 _preview(verb, rows, ids, filters)
-            if dry_run or not ids:
-                done = []
-            else:
-                if not yes:
-                    if not _on_terminal():
-                        err.print(
-                            f"[red]Error:[/red] {_entries(len(ids))} match; add --yes to {verb} "
-                            "them without a terminal (or --dry-run to only count them)"
-                        )
-                        raise typer.Exit(EXIT_USAGE)
-                    if not typer.confirm(f"{verb.capitalize()} {_entries(len(ids))}?", err=True):
-                        err.print("[red]Error:[/red] not confirmed; nothing changed")
-                        raise typer.Exit(EXIT_ERROR)
-                done = getattr(review, action)(store, ids)
+            if ids and not (yes or dry_run):
+                _confirm(verb, len(ids))
+        done = [] if dry_run or not ids else _DECIDE[action](store, ids)
     if dry_run:
-        _tell(json_, {"action": action, "dry_run": True, "entries": ids, "changes": []},
-              f"(dry run: nothing {_VERBS[action][1]})")  # fmt: skip
-        return
-    _tell_decided(json_, action, ids, done)
+        result = {"action": action, "dry_run": True, "entries": ids, "changes": []}
+        _tell(json_, result, f"(dry run: nothing {done_verb})")
+    else:
+        _tell_decided(json_, action, ids, done)
+
+
+def _select(store: UserStore, filters: _Filters) -> list[dict[str, Any]]:
+    return review.select(
+        store,
+        reasons=filters.reasons or (),
+        layers=_check_choices(filters.layers, LAYERS, "--layer"),
+        realms=_check_choices(filters.realms, REALMS, "--realm"),
+        source=os.path.abspath(filters.source) if filters.source else None,
+        statuses=_check_statuses(filters.statuses) or ["pending_review"],
+    )
+
+
+def _confirm(verb: str, count: int) -> None:
+    """A person says yes on a terminal; a script must have said --yes."""
+    if not _on_terminal():
+        err.print(
+            f"[red]Error:[/red] {_entries(count)} match; add --yes to {verb} them without a "
+            "terminal (or --dry-run to only count them)"
+        )
+        raise typer.Exit(EXIT_USAGE)
+    if not typer.confirm(f"{verb.capitalize()} {_entries(count)}?", err=True):
+        err.print("[red]Error:[/red] not confirmed; nothing changed")
+        raise typer.Exit(EXIT_ERROR)
 
 
 def _entries(n: int) -> str:

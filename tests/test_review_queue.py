@@ -285,3 +285,14 @@ def test_interactive_says_when_the_source_is_gone_or_shorter(terminal, tree, imp
     path.unlink()
     gone = person(["review"], "s\n" * 10).stderr
     assert f"    ({path} no longer exists)" in gone
+
+
+def test_ids_with_dry_run(home, run, query):
+    result = run("review", "approve", "2", "3", "--dry-run", "--json")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert orjson.loads(result.stdout) == {
+        "action": "approve", "dry_run": True, "entries": [2, 3], "changes": [],
+    }  # fmt: skip
+    missing = run("review", "approve", "2", "99", "--dry-run")
+    assert (missing.exit_code, missing.stderr) == (1, "Error: no entry 99 for user 'default'\n")
+    assert decisions(query) == []
