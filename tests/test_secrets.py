@@ -331,6 +331,26 @@ def test_redact_is_total_and_idempotent(text: str) -> None:
     assert redact(once) == (once, [])
 
 
+LOGIN_PIECES = st.sampled_from([
+    "ssh ", "login ", "账号 ", "router ", "root", "admin", "pi", "/", ":", "@", "p@ss", "Xk29",
+    "10.0.0.2", "24.04", "8080", " ", "，", "。", "\n", "密码 ", "password: ", "DB_TOKEN=",
+    "mysql -p", "sshpass -p ", "a1!", "[REDACTED:password]",
+])  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(LOGIN_PIECES, max_size=12).map("".join))
+def test_login_shapes_redact_once(text: str) -> None:
+    once, _ = redact(text)
+    assert redact(once) == (once, [])
+
+
+def test_a_second_command_line_flag_is_no_new_finding() -> None:
+    # Found by the property above: a second pass must not reach past its own marker.
+    once, _ = redact("mysql -pmysql -pssh ")
+    assert redact(once) == (once, [])
+
+
 def test_redacting_twice_reports_nothing_new() -> None:
     once, kinds = redact("password: hunter2, api_key=9f8e7d6c5b4a3928")
     assert kinds == ["password", "api_key"]
