@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shlex
 import sqlite3
 import sys
 from collections.abc import Iterable, Iterator
@@ -134,7 +135,7 @@ def _tell(json_: bool, result: dict[str, Any], message: str) -> None:
 
 def _tell_decided(json_: bool, action: str, ids: list[int], changes: list[int]) -> None:
     verb = {"approve": "approved", "reject": "rejected"}[action]
-    listed = ", ".join(map(str, changes))
+    listed = ", ".join(map(str, changes)) if len(changes) <= 10 else f"{changes[0]} … {changes[-1]}"
     message = f"{verb} {len(ids)} (changes {listed}; undo with review undo)"
     _tell(json_, {"action": action, "entries": ids, "changes": changes}, message)
 
@@ -490,8 +491,10 @@ def _interactive_review(store: UserStore) -> None:
         err.print(escape(entry["content"]))
         for reason in entry["reasons"]:
             err.print(f"  [yellow]why pending:[/yellow] {escape(reason)}")
-        for s in entry["sources"][:5]:
+        for i, s in enumerate(entry["sources"][:5]):
             err.print(f"  [dim]from {escape(s['path'])}:{s['line']} ({s['format']})[/dim]")
+            if i < _SOURCES_SHOWN:
+                _print_source_lines(s)
         choice = typer.prompt("[a]pprove [r]eject [e]dit [s]kip [q]uit", default="s",
                               err=True).strip().lower()[:1]  # fmt: skip
         with _errors():
@@ -506,53 +509,254 @@ def _interactive_review(store: UserStore) -> None:
                 return
 
 
+# The interactive review shows the file lines around this many sources of an entry.
+_SOURCES_SHOWN = 2
+
+
+def _print_source_lines(source: dict[str, Any]) -> None:
+    lines, note = review.source_lines(source["path"], source["line"], source["format"])
+    if note:
+        err.print(f"    [dim]({escape(note)})[/dim]")
+    for number, text in lines:
+        mark = ">" if number == source["line"] else " "
+        text = text if len(text) <= 160 else text[:159] + "…"
+        err.print(f"    [dim]{mark}{number:>5} │[/dim] {escape(text)}")
+
+
+OptionalIdsArg = Annotated[
+    list[int] | None, typer.Argument(help="Entry ids (or use filters).", metavar="ID")
+]
+FilterLayerOpt = Annotated[
+    list[str] | None,
+    typer.Option("--layer", "-l", help=f"Only these layers ({', '.join(LAYERS)})."),
+]
+FilterRealmOpt = Annotated[
+    list[str] | None, typer.Option("--realm", help=f"Only these realms ({', '.join(REALMS)}).")
+]
+FilterSourceOpt = Annotated[
+    Path | None, typer.Option("--source", help="Only entries with a source at or under PATH.")
+]
+FilterStatusOpt = Annotated[
+    list[str] | None,
+    typer.Option("--status", "-s", help="Entries of these statuses (default: pending_review)."),
+]
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before a filtered decision.")]
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", help="Only say how many entries match; change nothing.")
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Filters:
+    reasons: list[str] | None
+    layers: list[str] | None
+    realms: list[str] | None
+    source: Path | None
+    statuses: list[str] | None
+
+    def given(self) -> bool:
+        return any(v for v in dataclasses.astuple(self))
+
+    def describe(self) -> str:
+        parts = [f"reason {', '.join(self.reasons)}" if self.reasons else "",
+                 f"layer {', '.join(self.layers)}" if self.layers else "",
+                 f"realm {', '.join(self.realms)}" if self.realms else "",
+                 f"source {self.source}" if self.source else "",
+                 f"status {', '.join(self.statuses or ['pending_review'])}"]  # fmt: skip
+        return "; ".join(p for p in parts if p)
+
+
+ReasonOpt = Annotated[
+    list[str] | None,
+    typer.Option("--reason", "-r", help="Only entries with a reason of this kind (see pending)."),
+]
+
+
 @review_app.command("pending")
 def review_pending(
     user: UserOpt = "default",
     db: DbOpt = None,
+    reason: Annotated[
+        str | None, typer.Option("--reason", "-r", help="List every entry of this group.")
+    ] = None,
+    examples: Annotated[
+        int, typer.Option("--examples", "-n", min=0, help="Entries shown per group.")
+    ] = 3,
     json_: JsonOpt = False,
     table: TableOpt = False,
     csv_: CsvOpt = False,
     tsv: TsvOpt = False,
 ) -> None:
-    """List entries waiting for review, with why each waits.
+    """What waits for review, grouped by why (low confidence, conflict, instruction-like
+    text…), with a count and a few examples per group; --reason lists one group whole.
 
-    Example: memctl review pending --user alice
+    Example: memctl review pending --user alice   ·   memctl review pending --reason conflict
     """
     mode = _mode(table, csv_, tsv)
     with _store(db, user, existing=True) as store:
-        rows = review.pending(store)
+        rows = review.pending(store, [reason] if reason else ())
+    groups = review.groups(rows)
+    if reason:
+        groups = [g for g in groups if g["reason"] == reason] or [
+            {"reason": reason, "count": len(rows), "ids": [r["id"] for r in rows]}
+        ]
     if json_:
-        _emit_json(rows)
+        _emit_json({"total": len(rows), "groups": groups, "entries": rows})
         return
-    columns = ("id", "layer", "realm", "audience", "why pending", "content")
-    output.print_rows(
-        out, columns,
-        ([r["id"], r["layer"], r["realm"], r["audience"], "; ".join(r["reasons"]), r["content"]]
-         for r in rows),
-        mode, shorten={"content": 80},
-    )  # fmt: skip
-    err.print(f"{len(rows)} pending")
+    if reason:
+        columns = ("id", "layer", "realm", "audience", "why pending", "content")
+        output.print_rows(
+            out, columns,
+            ([r["id"], r["layer"], r["realm"], r["audience"], "; ".join(r["reasons"]), r["content"]]
+             for r in rows),
+            mode, shorten={"content": 80},
+        )  # fmt: skip
+        err.print(f"{len(rows)} pending ({escape(reason)})")
+        return
+    by_id = {row["id"]: row for row in rows}
+    for group in groups:
+        out.print(f"{escape(group['reason'])} ({group['count']})", highlight=False)
+        for entry_id in group["ids"][:examples]:
+            row = by_id[entry_id]
+            content = row["content"].replace("\n", " ")
+            content = content if len(content) <= 80 else content[:79] + "…"
+            out.print(f"  {entry_id:>5}  {row['layer']}/{row['realm']}  {escape(content)}",
+                      highlight=False)  # fmt: skip
+        if (more := group["count"] - min(examples, group["count"])) > 0:
+            hint = f"memctl review pending --reason {shlex.quote(group['reason'])}"
+            out.print(f"  … {more} more: {escape(hint)}", highlight=False)
+    err.print(f"{len(rows)} pending in {len(groups)} groups")
 
 
 @review_app.command("approve")
 def review_approve(
-    ids: IdsArg, user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False
+    ids: OptionalIdsArg = None,
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    reason: ReasonOpt = None,
+    layer: FilterLayerOpt = None,
+    realm: FilterRealmOpt = None,
+    source: FilterSourceOpt = None,
+    status: FilterStatusOpt = None,
+    yes: YesOpt = False,
+    dry_run: DryRunOpt = False,
+    json_: JsonOpt = False,
 ) -> None:
-    """Approve entries: they become active. Example: memctl review approve 12 14"""
-    with _store(db, user, existing=True) as store:
-        done = review.approve(store, ids)
-    _tell_decided(json_, "approve", ids, done)
+    """Approve entries, by id or by filter: they become active.
+
+    A filter acts on pending entries (unless --status says otherwise), shows how many match,
+    and asks first on a terminal; --yes skips the question, --dry-run only counts.
+
+    Example: memctl review approve 12 14   ·   memctl review approve --reason "low confidence"
+    """
+    filters = _Filters(reason, layer, realm, source, status)
+    _decide_cli("approve", ids, filters, user, db, yes=yes, dry_run=dry_run, json_=json_)
 
 
 @review_app.command("reject")
 def review_reject(
-    ids: IdsArg, user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False
+    ids: OptionalIdsArg = None,
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    reason: ReasonOpt = None,
+    layer: FilterLayerOpt = None,
+    realm: FilterRealmOpt = None,
+    source: FilterSourceOpt = None,
+    status: FilterStatusOpt = None,
+    yes: YesOpt = False,
+    dry_run: DryRunOpt = False,
+    json_: JsonOpt = False,
 ) -> None:
-    """Reject entries: they are archived, never deleted. Example: memctl review reject 13"""
+    """Reject entries, by id or by filter: they are archived, never deleted.
+
+    Filters work as for approve. Example: memctl review reject 13   ·
+    memctl review reject --reason "instruction-like text" --source ~/old-notes --yes
+    """
+    filters = _Filters(reason, layer, realm, source, status)
+    _decide_cli("reject", ids, filters, user, db, yes=yes, dry_run=dry_run, json_=json_)
+
+
+_VERBS = {"approve": ("approve", "approved"), "reject": ("reject", "rejected")}
+_DECIDE = {"approve": review.approve, "reject": review.reject}
+# A filtered decision never touches entries already where it would put them.
+_TARGET = {"approve": "active", "reject": "archived"}
+
+
+def _decide_cli(
+    action: str,
+    ids: list[int] | None,
+    filters: _Filters,
+    user: str,
+    db: Path | None,
+    *,
+    yes: bool,
+    dry_run: bool,
+    json_: bool,
+) -> None:
+    """approve / reject: by ids at once (as before), or by filters after saying how many."""
+    verb, done_verb = _VERBS[action]
+    if ids and filters.given():
+        raise typer.BadParameter("give entry ids or filters, not both", param_hint="ID")
+    if not ids and not filters.given():
+        raise typer.BadParameter(
+            "give entry ids, or a filter (--reason, --layer, --realm, --source, --status)",
+            param_hint="ID",
+        )
     with _store(db, user, existing=True) as store:
-        done = review.reject(store, ids)
-    _tell_decided(json_, "reject", ids, done)
+        if ids:
+            rows = [store.entry(entry_id) for entry_id in ids]  # an unknown id is an error
+        else:
+            rows = _select(store, filters)
+            ids = [r["id"] for r in rows if r["status"] != _TARGET[action]]
+            if not json_ or not (yes or dry_run):  # JSON carries the ids itself
+                _preview(verb, rows, ids, filters)
+            if ids and not (yes or dry_run):
+                _confirm(verb, len(ids))
+        done = [] if dry_run or not ids else _DECIDE[action](store, ids)
+    if dry_run:
+        result = {"action": action, "dry_run": True, "entries": ids, "changes": []}
+        _tell(json_, result, f"(dry run: nothing {done_verb})")
+    else:
+        _tell_decided(json_, action, ids, done)
+
+
+def _select(store: UserStore, filters: _Filters) -> list[dict[str, Any]]:
+    return review.select(
+        store,
+        reasons=filters.reasons or (),
+        layers=_check_choices(filters.layers, LAYERS, "--layer"),
+        realms=_check_choices(filters.realms, REALMS, "--realm"),
+        source=os.path.abspath(filters.source) if filters.source else None,
+        statuses=_check_statuses(filters.statuses) or ["pending_review"],
+    )
+
+
+def _confirm(verb: str, count: int) -> None:
+    """A person says yes on a terminal; a script must have said --yes."""
+    if not _on_terminal():
+        err.print(
+            f"[red]Error:[/red] {_entries(count)} match; add --yes to {verb} them without a "
+            "terminal (or --dry-run to only count them)"
+        )
+        raise typer.Exit(EXIT_USAGE)
+    if not typer.confirm(f"{verb.capitalize()} {_entries(count)}?", err=True):
+        err.print("[red]Error:[/red] not confirmed; nothing changed")
+        raise typer.Exit(EXIT_ERROR)
+
+
+def _entries(n: int) -> str:
+    return f"{n} entry" if n == 1 else f"{n} entries"
+
+
+def _preview(verb: str, rows: list[dict[str, Any]], ids: list[int], filters: _Filters) -> None:
+    err.print(f"Would {verb} {_entries(len(ids))} ({escape(filters.describe())})")
+    chosen = set(ids)
+    for row in [r for r in rows if r["id"] in chosen][:5]:
+        content = row["content"].replace("\n", " ")
+        content = content if len(content) <= 70 else content[:69] + "…"
+        err.print(f"  {row['id']:>5}  {escape(content)}", highlight=False)
+    if len(ids) > 5:
+        err.print(f"  … and {len(ids) - 5} more")
 
 
 @review_app.command("edit")

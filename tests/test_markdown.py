@@ -550,3 +550,19 @@ def test_hermes_section_sign_prefixes_inside_an_entry_stay_in_it(tmp_path: Path)
     """hermes splits on a line holding only "§"; "§ " inside an entry does not split it."""
     path = write(tmp_path, "**Name:**\n§ 汉语名: 张强\n§\nlast\n")
     assert lines_texts(path) == [(1, "**Name:**\n§ 汉语名: 张强"), (4, "last")]
+
+
+def test_a_key_broken_over_lines_stays_one_record(tmp_path: Path) -> None:
+    """Lines of a blob (a PEM key, a token) are no statements: redaction must see them whole."""
+    text = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAabc\nQRSTline2xyz\n"
+    text += "-----END RSA PRIVATE KEY-----\n"
+    [rec] = records(write(tmp_path, text))
+    assert rec.text == text.strip()
+
+
+def test_english_rules_one_per_line_are_separate(tmp_path: Path) -> None:
+    text = "Use pnpm for installs\nNever push to main\nthe CI is slow, so\nbatch the pushes\n"
+    assert lines_texts(write(tmp_path, text)) == [
+        (1, "Use pnpm for installs"),
+        (2, "Never push to main\nthe CI is slow, so\nbatch the pushes"),
+    ]

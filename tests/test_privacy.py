@@ -140,6 +140,21 @@ def _found(db: Path) -> dict[str, list[str]]:
     return hits
 
 
+# Every channel context.toml names, and one it does not (public, not role-play).
+CHANNELS = ("private", "dm", "roleplay", "work", "some-group-chat")
+
+
+def _in_any_context(run: Run, needles: list[str], query: str) -> list[tuple[str, str]]:
+    """(channel, needle) for each needle found in a context block, with and without a query."""
+    hits = []
+    for channel in CHANNELS:
+        for args in ([], ["--query", query]):
+            result = run("context", "--channel", channel, "--no-touch", *args)
+            assert result.exit_code == 0, result.output
+            hits += [(channel, n) for n in needles if n in result.stdout]
+    return hits
+
+
 def _redacted_kinds(run: Run, user: str = "default") -> set[str]:
     entries = orjson.loads(run("list", "--json", "--user", user).stdout)
     text = "\n".join(e["content"] for e in entries)
@@ -169,6 +184,7 @@ def test_no_credential_reaches_the_database_files(run: Run, db_path: Path, tmp_p
     ):
         assert run(*step).exit_code == 0, step
         assert _found(db_path) == {}, f"after {step[0]}"
+    assert _in_any_context(run, NEEDLES, "password key token 密码 身份证") == []
 
     # A backup of it, restored into a new database and next to it under another user.
     backup = tmp_path / "export.json"
@@ -181,6 +197,79 @@ def test_no_credential_reaches_the_database_files(run: Run, db_path: Path, tmp_p
         assert orjson.loads(result.stdout)["rejected"] == []
         assert _found(db) == {}, f"after restoring into {db.name}"
     assert _redacted_kinds(run, "v") == KINDS
+
+
+# -- credentials in the shapes notes keep them (fixtures/secrets/MEMORY.md) --------------------
+
+NOTES = Path(__file__).resolve().parents[1] / "fixtures" / "secrets" / "MEMORY.md"
+# Each invented value in the fixture, and the kind its line reports.
+NOTE_SECRETS = {
+    "Rt7PrivFix29": "password",  # Router SSH access: 192.168.1.1, root/…
+    "Nas4PrivFix18": "password",  # NAS login admin/…
+    "Srv8PrivFix37": "password",  # 服务器账号 admin/…
+    "Dpl5PrivFix64": "password",  # ssh deploy:…@10.0.0.2
+    "raspberryPrivFix": "password",  # ssh 账号 pi/…
+    "MailPrivFix!92": "password",  # password: …
+    "Bank6PrivFix": "password",  # 网银密码：…
+    "Door3PrivFix": "password",  # 门禁口令是…
+    "Usr9PrivFix": "password",  # 用户名 alice 密码 …
+    "PgPrivFix55": "url_password",  # postgres://app:…@db.internal
+    "EnvPrivFix0123456789": "env_secret",  # DEPLOY_TOKEN=…
+    "SessPrivFix42": "env_secret",  # export SESSION_SECRET='…'
+    "SkPrivFix7788aa": "env_secret",  # STRIPE_SECRET_KEY: …
+    "MyPrivFix31": "password",  # mysql -u root -p…
+}
+ORDINARY = [
+    "项目入口是 src/main.py，样例数据在 path/to/file",
+    "2026/03/01 起 SSH 只走 TCP/IP 上的 22 端口，root 只读 read/write 分开",
+    "对话日志按 user/assistant 分开存，比例大约 3/4",
+]
+
+
+def test_credentials_in_note_shapes_never_reach_the_store_nor_a_context(
+    run: Run, db_path: Path, import_json: Any, tmp_path: Path
+) -> None:
+    text = NOTES.read_text(encoding="utf-8")
+    assert [s for s in [*NOTE_SECRETS, *ORDINARY] if s not in text] == []  # fixture in step
+    lines = text.splitlines()
+    expected = [
+        (n, [kind]) for n, line in enumerate(lines, 1) for s, kind in NOTE_SECRETS.items()
+        if s in line
+    ]  # fmt: skip
+    report = import_json(NOTES)
+    assert [(r["line"], r["kinds"]) for r in report["redacted"]] == expected
+    # The same lines said to the agent ("记住：…") in a transcript.
+    chat = tmp_path / "sessions" / "chat.jsonl"
+    chat.parent.mkdir()
+    said = [lines[n - 1].removeprefix("- ") for n, _ in expected]
+    chat.write_text(
+        "".join(json.dumps({"role": "user", "content": f"记住：{t}"}) + "\n" for t in said)
+    )
+    report = import_json(chat)
+    assert [(r["line"], r["kinds"]) for r in report["redacted"]] == [
+        (i, kinds) for i, (_, kinds) in enumerate(expected, 1)
+    ]
+    hits = {}
+    for path in sorted(db_path.parent.glob(f"{db_path.name}*")):
+        data = path.read_bytes()
+        if found := [s for s in NOTE_SECRETS if s.encode() in data]:
+            hits[path.name] = found
+    assert hits == {}
+    entries = orjson.loads(run("list", "--json").stdout)
+    by_text = {e["content"]: e for e in entries}
+    assert "Router SSH access: 192.168.1.1, root/[REDACTED:password]" in by_text
+    # The ordinary lines come through whole, and the redacted ones are private.
+    assert all(line in by_text for line in ORDINARY)
+    redacted = [e for e in entries if "[REDACTED:" in e["content"]]
+    assert len(redacted) >= len(NOTE_SECRETS)  # the transcript's copies may merge
+    assert {e["audience"] for e in redacted} == {"private"}
+    assert _in_any_context(run, list(NOTE_SECRETS), "router ssh root admin 密码 token") == []
+    # Not even the redacted lines reach a channel that is not private (issue 10: the router
+    # line was injected into --channel work).
+    work = run("context", "--channel", "work", "--query", "router ssh root").stdout
+    assert "[REDACTED:" not in work and "192.168.1.1" not in work
+    mine = run("context", "--channel", "private", "--query", "router ssh root").stdout
+    assert "root/[REDACTED:password]" in mine  # the control: the entry is there, redacted
 
 
 @pytest.mark.parametrize(
@@ -315,7 +404,7 @@ def _live_injected(run: Run) -> list[dict[str, Any]]:
 def test_injected_text_is_never_active_nor_in_any_context(run: Run, tmp_path: Path) -> None:
     assert run("import", *_injected_inputs(tmp_path / "in")).exit_code == 0
     assert _live_injected(run) == []
-    restored = orjson.loads(run("review", "pending", "--json").stdout)
+    restored = orjson.loads(run("review", "pending", "--json").stdout)["entries"]
     restored = [e for e in restored if e["content"].startswith("restored: ")]
     assert len(restored) == len(INJECTED)
     assert all(e["reasons"] and e["layer"] == "boundary" for e in restored)

@@ -192,7 +192,7 @@ def test_review_pending_says_why_and_where(tree, import_json, run):
     import_json(root)
     listing = run("review", "pending", "--json")
     assert listing.exit_code == 0 and listing.stderr == ""
-    (item,) = orjson.loads(listing.stdout)
+    (item,) = orjson.loads(listing.stdout)["entries"]
     assert item["reasons"][0] == "instruction-like text"
     assert [(s["path"], s["line"]) for s in item["sources"]] == [(str(root / "MEMORY.md"), 1)]
 
@@ -215,24 +215,31 @@ def queue(tree, import_json):
 
 
 def test_pending_table(queue, run):
-    result = run("review", "pending", "--table")
+    result = run("review", "pending", "--reason", "instruction-like text", "--table")
     assert result.exit_code == 0, result.output
-    assert result.stderr == "2 pending\n"
+    assert result.stderr == "1 pending (instruction-like text)\n"
+    assert "│ 3 " in result.stdout and "│ 2 " not in result.stdout
+    result = run("review", "pending", "--reason", "uncertain fact", "--table")
+    assert result.stderr == "1 pending (uncertain fact)\n"
     lines = [line for line in result.stdout.splitlines() if line.startswith("│")]
-    assert [line.split("│")[1].strip() for line in lines if line.split("│")[1].strip()] == [
-        "2",
-        "3",
-    ]
+    assert [line.split("│")[1].strip() for line in lines if line.split("│")[1].strip()] == ["2"]
     text = re.sub(r"[│\s]+", " ", result.stdout)
     assert "uncertain change of lives_in: 'berlin' (#1) → 'rome'" in text
-    assert "instruction-like text" in text
     assert "I live in Berlin" not in text
 
 
 def test_pending_json(queue, run):
     result = run("review", "pending", "--json")
     assert result.exit_code == 0 and result.stderr == ""
-    items = orjson.loads(result.stdout)
+    listing = orjson.loads(result.stdout)
+    assert listing["total"] == 2
+    assert listing["groups"] == [
+        {"reason": "instruction-like text", "count": 1, "ids": [3]},
+        {"reason": "low confidence", "count": 1, "ids": [3]},
+        {"reason": "uncertain change of lives_in", "count": 1, "ids": [2]},
+        {"reason": "uncertain fact", "count": 1, "ids": [2]},
+    ]
+    items = listing["entries"]
     assert [(i["id"], i["status"], i["reasons"]) for i in items] == [
         (2, "pending_review",
          ["uncertain fact (lives_in)", "uncertain change of lives_in: 'berlin' (#1) → 'rome'"]),
@@ -246,7 +253,8 @@ def test_pending_json(queue, run):
 
 def test_pending_is_per_user(queue, run):
     result = run("review", "pending", "--json", "--user", "bob")
-    assert (result.exit_code, orjson.loads(result.stdout)) == (0, [])
+    empty = {"total": 0, "groups": [], "entries": []}
+    assert (result.exit_code, orjson.loads(result.stdout)) == (0, empty)
 
 
 def test_approve_several(queue, run, query):
@@ -311,7 +319,7 @@ def test_reject_archives(queue, run, query):
         (3, "rev-ann", "reject"),
         (2, "rev-ann", "reject"),
     ]
-    assert orjson.loads(run("review", "pending", "--json").stdout) == []
+    assert orjson.loads(run("review", "pending", "--json").stdout)["entries"] == []
 
 
 def test_review_edit_corrects_approves_and_logs(queue, run, query):

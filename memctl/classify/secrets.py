@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from importlib import resources
+from typing import Any
+
+from memctl.classify.gate import requirement
 
 _CN_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _CN_ID_CHECK = "10X98765432"
@@ -49,6 +52,43 @@ class _Detector:
     kind: str
     pattern: re.Pattern[str]
     check: Callable[[str], bool] | None
+    # Lower-case literals one of which the text holds whenever this detector can fire (from
+    # the pattern itself, or its `near` words, or the `gate` list in secrets.toml); () for the
+    # checked numbers, which the digit runs of the gate stand for.
+    gate: tuple[str, ...] = ()
+    # A match counts only with one of these words in the `within` characters before it, in
+    # the same sentence (lower case, plain substrings: an alternation regex would cost more
+    # than every other detector together).
+    near: tuple[str, ...] = ()
+    within: int = 0
+
+    def has_context(self, text: str, start: int) -> bool:
+        if not self.near:
+            return True
+        window = text[max(0, start - self.within) : start].translate(_AS_ASCII).lower()
+        cut = max(window.rfind(stop) for stop in _SENTENCE_ENDS)
+        return any(word in window[cut + 1 :] for word in self.near)
+
+
+_SENTENCE_ENDS = ("\n", "。", "！", "？", "!", "?")
+
+
+def _selective(literals: tuple[str, ...]) -> bool:
+    """Whether a line holding one of these is rare enough to be worth a gate (3+ ASCII
+    characters, or any CJK)."""
+    return bool(literals) and all(len(w) >= 3 or not w.isascii() for w in literals)
+
+
+def _gate_literals(pattern: str, raw: dict[str, Any], near: tuple[str, ...]) -> tuple[str, ...]:
+    """What the cheap gate looks for on this pattern's behalf (see secrets.toml)."""
+    if "gate" in raw:
+        return tuple(str(w).lower() for w in raw["gate"])
+    if "check" in raw:
+        return ()
+    for literals in (requirement(pattern), near):
+        if _selective(literals):
+            return literals
+    raise ValueError(f"secrets.toml: {raw['kind']} pattern {pattern!r} needs a `gate` list")
 
 
 @cache
@@ -57,20 +97,29 @@ def _detectors() -> tuple[_Detector, ...]:
     found = []
     for raw in tomllib.loads(text)["secret"]:
         check = _CHECKS[raw["check"]] if "check" in raw else None
+        near = tuple(raw.get("near", ()))
         for p in raw["patterns"]:
-            found.append(_Detector(raw["kind"], re.compile(p), check))
+            gate = _gate_literals(p, raw, near)
+            found.append(
+                _Detector(raw["kind"], re.compile(p), check, gate, near, raw.get("within", 0))
+            )
     return tuple(found)
 
 
-# Cheap gate: every detector needs one of these somewhere in the text (a long digit run, a
-# known prefix, a keyword). Most memory lines have none, and skip all the detectors. Searched
-# in lower-cased text (re.I would make this search three times slower), after folding the
-# letters re.I also takes for an ASCII one and str.lower() does not (İ, ı, ſ).
-_GATE = re.compile(
-    r"\d{4}(?:[ -]?\d){4}|-----begin|eyj|sk-|gh[pousr]_|github_pat_|glpat-|akia|asia|agpa|aida|aroa"
-    r"|xox|hooks\.slack|aiza|_live_|_test_|hf_|npm_|://|bearer|pass|pwd|pin|key|token|secret"
-    r"|密码|口令|密钥|秘钥|令牌"
-)
+@cache
+def _gate() -> re.Pattern[str]:
+    """Cheap gate: one search for every detector's literals and, for the checked numbers, a
+    run of 8 digits. Most memory lines have none, and skip all the detectors. Every
+    alternative starts with a plain character, so the regex engine looks for those first
+    characters in C (a leading \\d would switch that off and double the cost); the text is
+    lower-cased (re.I would make this search three times slower), after folding the letters
+    re.I also takes for an ASCII one and str.lower() does not (İ, ı, ſ)."""
+    literals = {w for d in _detectors() for w in d.gate}
+    # A literal that holds another adds nothing: the shorter one already lets the line in.
+    kept = sorted(w for w in literals if not any(o != w and o in w for o in literals))
+    alternatives = [re.escape(w) for w in kept]
+    alternatives += [f"{d}\\d{{3}}(?:[ -]?\\d){{4}}" for d in "0123456789"]
+    return re.compile("|".join(alternatives))
 
 
 _AS_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
@@ -78,16 +127,25 @@ _AS_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
 
 def redact(text: str) -> tuple[str, list[str]]:
     """`text` with each credential replaced by "[REDACTED:<kind>]", and the kinds found."""
-    if not _GATE.search(text.translate(_AS_ASCII).lower()):
+    folded = text.translate(_AS_ASCII).lower()
+    if not _gate().search(folded):
         return text, []
     kinds: list[str] = []
     for detector in _detectors():
+        # A redaction made by an earlier detector only removes text, so literals missing
+        # from the original are missing from what it has become.
+        if detector.gate and not any(literal in folded for literal in detector.gate):
+            continue
+        if detector.near and not any(word in folded for word in detector.near):
+            continue
 
         def replace(m: re.Match[str], d: _Detector = detector) -> str:
             start, end = m.span("s") if "s" in m.groupdict() else m.span()
             secret = m.string[start:end]
             already = secret.startswith("[REDACTED:")  # "password: [REDACTED:password]"
             if already or (d.check is not None and not d.check(secret)):
+                return m.group(0)
+            if not d.has_context(m.string, m.start()):
                 return m.group(0)
             if d.kind not in kinds:
                 kinds.append(d.kind)

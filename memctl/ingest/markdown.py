@@ -57,8 +57,9 @@ _DATED_PREFIX = re.compile(
     re.S,
 )
 _DATED_STARTS = frozenset("0123456789[*")
-_WRAPPED_END = re.compile(r"[A-Za-z0-9,(/\-–]$")
-_WRAPPED_START = re.compile(r"[a-z0-9(\[`\"']")
+# A line that ends a statement: sentence punctuation, or Chinese text (rarely hard-wrapped)
+# that does not end in a comma.
+_STATEMENT_END = re.compile(r"(?:[.!?;。！？；]|[\u3400-\u9fff）」』”]|\*\*)$")
 _FILE_DATE = re.compile(r"(\d{4})-?(\d{2})-?(\d{2})")
 # A line the fast path may take as it is: an ATX heading, or a top-level list item whose text
 # cannot open a block of its own (fence, quote, table, HTML, heading, nested item, rule).
@@ -263,11 +264,14 @@ class _Reader:
 
 
 def _continues(line: str, following: str) -> bool:
-    """Whether `following` continues the sentence `line` ends with: English prose wrapped at a
-    width (a line ending in a word or a comma, the next starting in lower case)."""
+    """Whether `following` goes on with what `line` says. A dated line, a line after a finished
+    statement, and a capitalised line of words after a line of words are new statements; any
+    other break is wrapping (prose cut at a width, a key or a blob broken over lines)."""
     if following[:1] in _DATED_STARTS and _DATED_PREFIX.match(following):
         return False
-    return bool(_WRAPPED_END.search(line)) and bool(_WRAPPED_START.match(following))
+    if _STATEMENT_END.search(line):
+        return False
+    return not (following[:1].isupper() and " " in line and " " in following)
 
 
 def _indent(line: str) -> int:
