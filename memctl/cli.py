@@ -24,6 +24,7 @@ from rich.table import Table
 
 from memctl import (
     __version__,
+    api,
     consolidate,
     context,
     export,
@@ -32,7 +33,6 @@ from memctl import (
     merge,
     pipeline,
     review,
-    search,
     status,
 )
 from memctl.dedupe import ALL_LAYERS, DedupeConfig
@@ -750,7 +750,8 @@ def context_(
         if from_session is not None:
             query = context.query_from_session(from_session)
     with _store(db, user, existing=True) as store:
-        block = context.build(store, channel, query=query, settings=settings, touch=not no_touch)
+        memory = api.Memory.bound(store, settings=settings)
+        block = memory.context(channel, query=query, touch=not no_touch)
     if json_:
         _emit_json(block.as_dict())
         return
@@ -779,10 +780,7 @@ def search_(
     """
     statuses = _check_statuses(status_filter)
     with _store(db, user, existing=True) as store:
-        search.sync(store.store)
-        rows = search.search(
-            store, query, statuses=tuple(statuses), layers=tuple(layer or ()), limit=limit
-        )
+        rows = api.Memory.bound(store).search(query, limit, statuses=statuses, layers=layer or ())
     if json_:
         _emit_json(rows)
         return
@@ -822,6 +820,28 @@ def run_(
         else:
             counts = ", ".join(f"{k} {v}" for k, v in r["counts"].items())
             err.print(f"{r['step']} consolidate: {r['status']} ({counts})")
+
+
+@app.command("mcp")
+def mcp_(
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    channel: Annotated[
+        str, typer.Option("--channel", "-c", help="Channel of the resource memctl://fixed.")
+    ] = "default",
+) -> None:
+    """Serve one user's memory to an agent over MCP (stdio): search, context, remember, forget.
+
+    Tools: search, context, remember, forget, pending; resources: memctl://fixed (the fixed
+    block for --channel) and memctl://fixed/{channel}. Started by the agent's MCP client.
+    Example: memctl mcp --user alice --db ~/.local/share/memctl/memctl.db
+    """
+    with _errors():
+        try:
+            from memctl import mcp_server  # the SDK is loaded by this command only
+        except ImportError as exc:
+            raise MemctlError(f"the MCP SDK cannot be loaded ({exc}); pip install mcp") from None
+        mcp_server.serve(db or default_db_path(), user, channel=channel)
 
 
 def _version(value: bool) -> None:
