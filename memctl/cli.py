@@ -830,10 +830,9 @@ def mcp_(
         str, typer.Option("--channel", "-c", help="Channel of the resource memctl://fixed.")
     ] = "default",
 ) -> None:
-    """Serve one user's memory to an agent over MCP (stdio): search, context, remember, forget.
+    """Serve one user's memory to an agent over MCP on stdio (run by the agent's MCP client).
 
-    Tools: search, context, remember, forget, pending; resources: memctl://fixed (the fixed
-    block for --channel) and memctl://fixed/{channel}. Started by the agent's MCP client.
+    Tools search, context, remember, forget, pending; the fixed block as memctl://fixed.
     Example: memctl mcp --user alice --db ~/.local/share/memctl/memctl.db
     """
     with _errors():

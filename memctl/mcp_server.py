@@ -22,6 +22,7 @@ import functools
 import os
 import sqlite3
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -160,5 +161,5 @@ def serve(db: Path, user: str, channel: str = "default") -> None:
     """Run the server on stdin/stdout until the client closes it."""
     # The change log names who forgot: the agent, unless $MEMCTL_ACTOR says otherwise.
     actor = os.environ.get("MEMCTL_ACTOR") or "mcp"
-    with Memory(db, user, origin="mcp", actor=actor) as memory:
+    with Memory(db, user, origin="mcp", actor=actor) as memory, suppress(KeyboardInterrupt):
         build(memory, channel).run("stdio")
