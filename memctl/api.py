@@ -39,7 +39,7 @@ import orjson
 
 from memctl import CONTEXT_MARKER, context, importer, review, search
 from memctl.errors import UsageError
-from memctl.models import Record
+from memctl.models import AUDIENCES, REALMS, Record
 from memctl.normalise import raw_hash
 from memctl.paths import default_db_path
 from memctl.store import Store, UserStore, now_iso
@@ -207,18 +207,32 @@ class Memory:
         *,
         statuses: Sequence[str] = (),
         layers: Sequence[str] = (),
+        channel: str | None = None,
     ) -> list[dict[str, Any]]:
         """Full-text search over the user's entries (every status unless `statuses` says),
         best first. Each hit is the entry's columns (`id, content, status, layer, realm,
         audience, importance, ts, created_at…`, as `memctl show --json`) plus `score` (BM25,
         lower is better) — the shape `memctl search --json` prints.
+
+        `channel`: only what may be shown there, by the rules `context` follows: active
+        entries; private ones only in a private channel, fictional ones only in role-play.
         """
         _check_query(query)
         _check_int(limit, "limit", 1, limits().search_max)
+        audiences: tuple[str, ...] = ()
+        realms: tuple[str, ...] = ()
+        if channel is not None:
+            if statuses:
+                raise UsageError("a channel searches active entries: give no statuses with it")
+            rules = self.settings.channel(_check_channel(channel))
+            statuses = ("active",)
+            audiences = AUDIENCES if rules.private else ("public",)
+            realms = tuple(r for r in REALMS if rules.roleplay or r != "fictional")
         search.sync(self._user.store)
         return search.search(
-            self._user, query, statuses=tuple(statuses), layers=tuple(layers), limit=limit
-        )
+            self._user, query, statuses=tuple(statuses), layers=tuple(layers), limit=limit,
+            audiences=audiences, realms=realms,
+        )  # fmt: skip
 
     def context(
         self,
@@ -238,9 +252,7 @@ class Memory:
         `retrieval.source` "search" / "recent" / "none", `tokens`, `markdown`). `touch`: record
         that the entries were used (their `last_used_at`).
         """
-        _check_text(channel, "channel")
-        if not channel.strip():
-            raise UsageError("channel must not be empty")
+        _check_channel(channel)
         if query is not None:
             _check_query(query)
         elif messages is not None:
@@ -340,6 +352,12 @@ def _check_text(value: object, name: str) -> str:
     except UnicodeEncodeError:
         raise UsageError(f"{name} is not valid Unicode (it holds a lone surrogate)") from None
     return value
+
+
+def _check_channel(channel: object) -> str:
+    if not _check_text(channel, "channel").strip():
+        raise UsageError("channel must not be empty")
+    return str(channel)
 
 
 def _check_query(query: object) -> None:

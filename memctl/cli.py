@@ -827,7 +827,10 @@ def mcp_(
     user: UserOpt = "default",
     db: DbOpt = None,
     channel: Annotated[
-        str, typer.Option("--channel", "-c", help="Channel of the resource memctl://fixed.")
+        str,
+        typer.Option(
+            "--channel", "-c", help="Channel of memctl://fixed, and of a search naming none."
+        ),
     ] = "default",
 ) -> None:
     """Serve one user's memory to an agent over MCP on stdio (run by the agent's MCP client).

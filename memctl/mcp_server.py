@@ -62,20 +62,27 @@ def _tool_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 def build(memory: Memory, channel: str = "default") -> MCPServer[Any]:
-    """The server for `memory`; `channel` is the one `memctl://fixed` is built for."""
+    """The server for `memory`; `channel` is the one `memctl://fixed` is built for, and the
+    one `search` follows when the caller names none."""
+    default_channel = channel
     server: MCPServer[Any] = MCPServer(
         "memctl", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
     reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
     @server.tool(annotations=reads)
-    async def search(query: str, limit: int = 10) -> list[dict[str, Any]]:
+    async def search(
+        query: str, limit: int = 10, channel: str | None = None
+    ) -> list[dict[str, Any]]:
         """Full-text search over the user's active memories, best first.
 
-        Returns hits with id, content, layer, realm, audience, ts and score (BM25; lower is
-        better). Pending and archived entries are not searched (see `pending`).
+        `channel`: the channel you answer in (default: the server's); its rules decide
+        whether private or role-play memories may appear, as for `context`. Returns hits with
+        id, content, layer, realm, audience, ts and score (BM25; lower is better). Pending and
+        archived entries are never searched (see `pending`).
         """
-        hits = _tool_errors(memory.search)(query, limit, statuses=("active",))
+        where = channel if channel is not None else default_channel
+        hits = _tool_errors(memory.search)(query, limit, channel=where)
         keep = ("id", "content", "layer", "realm", "audience", "ts", "score")
         return [{k: hit[k] for k in keep} for hit in hits]
 

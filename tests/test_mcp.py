@@ -151,6 +151,15 @@ def test_two_users_on_one_database_never_see_each_other(tmp_path: Path) -> None:
             bob_forgets = _error(await bob.call_tool("forget", {"entry_id": mine["entry_id"]}))
             assert f"no entry {mine['entry_id']}" in bob_forgets
 
+            # Private memories reach only a private channel, in search as in context.
+            health = _ok(await alice.call_tool("remember", {"text": "用户有高血压，每天早上吃药"}))
+            assert _ok(await alice.call_tool("search", {"query": "高血压"})) == []
+            in_dm = {"query": "高血压", "channel": "private"}
+            hits = _ok(await alice.call_tool("search", in_dm))
+            assert [h["id"] for h in hits] == [health["entry_id"]]
+            assert hits[0]["audience"] == "private"
+            assert _ok(await bob.call_tool("search", in_dm)) == []
+
             # The same text is bob's own memory, not a duplicate of alice's.
             his = _ok(await bob.call_tool("remember", {"text": cat}))
             assert his["outcome"] == "added" and his["entry_id"] != mine["entry_id"]
