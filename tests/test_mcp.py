@@ -3,10 +3,12 @@ SDK's own client (ClientSession), as an agent's MCP client would drive it."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -53,6 +55,11 @@ def _ok(result: CallToolResult) -> Any:
     data = result.structured_content
     assert data is not None
     return data.get("result", data) if set(data) == {"result"} else data
+
+
+async def _text(session: ClientSession, uri: str) -> str:
+    contents = (await session.read_resource(uri)).contents
+    return "".join(getattr(c, "text", "") for c in contents)
 
 
 def _error(result: CallToolResult) -> str:
@@ -159,6 +166,9 @@ def test_two_users_on_one_database_never_see_each_other(tmp_path: Path) -> None:
             assert [h["id"] for h in hits] == [health["entry_id"]]
             assert hits[0]["audience"] == "private"
             assert _ok(await bob.call_tool("search", in_dm)) == []
+            assert "高血压" in await _text(alice, "memctl://fixed/private")
+            assert "高血压" not in await _text(alice, "memctl://fixed")
+            assert "高血压" not in await _text(bob, "memctl://fixed/private")
 
             # The same text is bob's own memory, not a duplicate of alice's.
             his = _ok(await bob.call_tool("remember", {"text": cat}))
@@ -241,3 +251,41 @@ def test_a_database_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
     assert result.stdout == ""
     assert result.stderr.startswith("Error: cannot open database")
     assert "Traceback" not in result.stderr
+
+
+def test_a_request_that_is_not_unicode_does_not_end_the_server(tmp_path: Path) -> None:
+    # A lone surrogate is valid JSON text but no Unicode: the SDK's client cannot even send it,
+    # so the requests are written by hand. The SDK drops what it cannot parse (no answer to
+    # id 2); the server must go on to answer id 3.
+    requests = [
+        {"id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+         "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}},
+        {"method": "notifications/initialized"},
+        {"id": 2, "method": "tools/call", "params": {"name": "remember",
+         "arguments": {"text": "bad \udcff byte"}}},
+        {"id": 3, "method": "tools/call", "params": {"name": "pending", "arguments": {}}},
+    ]  # fmt: skip
+    assert "\\udcff" in json.dumps(requests[2])
+    command = [sys.executable, "-m", "memctl", "mcp", "--db", str(tmp_path / "s.db"), "-u", "a"]
+    pipe = subprocess.PIPE
+    answers = {}
+    with subprocess.Popen(command, text=True, stdin=pipe, stdout=pipe, stderr=pipe) as server:
+        assert server.stdin and server.stdout and server.stderr
+        watchdog = threading.Timer(60, server.kill)
+        watchdog.start()
+        try:
+            for request in requests:
+                server.stdin.write(json.dumps({"jsonrpc": "2.0", **request}) + "\n")
+                server.stdin.flush()
+            while 3 not in answers and (line := server.stdout.readline()):
+                answer = json.loads(line)
+                answers[answer.get("id")] = answer
+            server.stdin.close()
+            stderr = server.stderr.read()
+            server.wait(timeout=60)
+        finally:
+            watchdog.cancel()
+    assert answers[3]["result"]["structuredContent"] == {"result": []}
+    assert 2 not in answers or answers[2].get("error") or answers[2]["result"]["isError"]
+    assert "Traceback" not in stderr
+    assert server.returncode == 0
