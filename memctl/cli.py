@@ -25,6 +25,7 @@ from rich.table import Table
 
 from memctl import (
     __version__,
+    api,
     consolidate,
     context,
     export,
@@ -35,7 +36,6 @@ from memctl import (
     pipeline,
     review,
     scan,
-    search,
     status,
 )
 from memctl.dedupe import ALL_LAYERS, DedupeConfig
@@ -603,7 +603,7 @@ def review_pending(
     if json_:
         _emit_json({"total": len(rows), "groups": groups, "entries": rows})
         return
-    if reason:
+    if reason or table or csv_ or tsv:  # one group, or every entry in a form asked for
         columns = ("id", "layer", "realm", "audience", "why pending", "content")
         output.print_rows(
             out, columns,
@@ -611,7 +611,7 @@ def review_pending(
              for r in rows),
             mode, shorten={"content": 80},
         )  # fmt: skip
-        err.print(f"{len(rows)} pending ({escape(reason)})")
+        err.print(f"{len(rows)} pending" + (f" ({escape(reason)})" if reason else ""))
         return
     by_id = {row["id"]: row for row in rows}
     for group in groups:
@@ -1054,7 +1054,8 @@ def context_(
         if from_session is not None:
             query = context.query_from_session(from_session)
     with _store(db, user, existing=True) as store:
-        block = context.build(store, channel, query=query, settings=settings, touch=not no_touch)
+        memory = api.Memory.bound(store, settings=settings)
+        block = memory.context(channel, query=query, touch=not no_touch)
     if json_:
         _emit_json(block.as_dict())
         return
@@ -1089,10 +1090,7 @@ def search_(
     mode = _mode(table, csv_, tsv)
     statuses = _check_statuses(status_filter)
     with _store(db, user, existing=True) as store:
-        search.sync(store.store)
-        rows = search.search(
-            store, query, statuses=tuple(statuses), layers=tuple(layer or ()), limit=limit
-        )
+        rows = api.Memory.bound(store).search(query, limit, statuses=statuses, layers=layer or ())
     if json_:
         _emit_json(rows)
         return
@@ -1132,6 +1130,30 @@ def run_(
         else:
             counts = ", ".join(f"{k} {v}" for k, v in r["counts"].items())
             err.print(f"{r['step']} consolidate: {r['status']} ({counts})")
+
+
+@app.command("mcp")
+def mcp_(
+    user: UserOpt = "default",
+    db: DbOpt = None,
+    channel: Annotated[
+        str,
+        typer.Option(
+            "--channel", "-c", help="Channel of memctl://fixed, and of a search naming none."
+        ),
+    ] = "default",
+) -> None:
+    """Serve one user's memory to an agent over MCP on stdio (run by the agent's MCP client).
+
+    Tools search, context, remember, forget, pending; the fixed block as memctl://fixed.
+    Example: memctl mcp --user alice --db ~/.local/share/memctl/memctl.db
+    """
+    with _errors():
+        try:
+            from memctl import mcp_server  # the SDK is loaded by this command only
+        except ImportError as exc:
+            raise MemctlError(f"the MCP SDK cannot be loaded ({exc}); pip install mcp") from None
+        mcp_server.serve(db or default_db_path(), user, channel=channel)
 
 
 def _version(value: bool) -> None:

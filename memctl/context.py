@@ -326,10 +326,13 @@ def query_from_session(path: Path, messages: int = 3, max_chars: int = 500) -> s
     texts = [
         r.text
         for r in records
-        if isinstance(r, Record)
-        and r.kind == MESSAGE
-        and r.role == "user"
-        and not r.skip
-        and CONTEXT_MARKER not in r.text
+        if isinstance(r, Record) and r.kind == MESSAGE and r.role == "user" and not r.skip
     ]
+    return query_from_messages(texts, messages, max_chars)
+
+
+def query_from_messages(texts: list[str], messages: int = 3, max_chars: int = 500) -> str:
+    """The last few of these user messages, as a retrieval query (≤ max_chars); memctl's own
+    injected block is never part of a query."""
+    texts = [t for t in texts if CONTEXT_MARKER not in t]
     return "\n".join(texts[-messages:])[-max_chars:]

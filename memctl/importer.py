@@ -217,6 +217,26 @@ def import_paths(
     if progress:
         progress(len(files), len(files), "")
     report.seconds = time.perf_counter() - started
+    _finish_run(store, report)
+    return report
+
+
+def import_records(store: UserStore, origin: str, records: list[Record]) -> ImportReport:
+    """Import records that come from no file (text an agent asks memctl to remember, through
+    memctl.api): one run, the records taken as one file named `origin` (their `path`), with the
+    same restraint, redaction, dedupe, classification and accounting as a file's records."""
+    started = time.perf_counter()
+    report = ImportReport()
+    with store.store.transaction():
+        report.run_id = store.start_run()
+    _import_file(store, origin, list(records), report, _Run(store))
+    report.seconds = time.perf_counter() - started
+    _finish_run(store, report)
+    return report
+
+
+def _finish_run(store: UserStore, report: ImportReport) -> None:
+    assert report.run_id is not None
     with store.store.transaction():
         store.add_rejections(report.run_id, report.rejected)
         store.finish_run(
@@ -229,7 +249,6 @@ def import_paths(
                 "rejected": len(report.rejected),
             },
         )
-    return report
 
 
 def _read(path: Path, fmt: str | None, report: ImportReport) -> list[Record | Rejection] | None:
@@ -280,7 +299,7 @@ class _Run:
 
 def _import_file(
     store: UserStore,
-    path: Path,
+    path: Path | str,
     items: list[Record | Rejection],
     report: ImportReport,
     run: _Run,

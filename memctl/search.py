@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from memctl.errors import UsageError
-from memctl.models import LAYERS, STATUSES
+from memctl.models import AUDIENCES, LAYERS, REALMS, STATUSES
 from memctl.segment import SCHEME, query_words, words
 from memctl.store import Store, UserStore
 
@@ -91,9 +91,14 @@ def search(
     statuses: tuple[str, ...] = (),
     layers: tuple[str, ...] = (),
     limit: int = 20,
+    audiences: tuple[str, ...] = (),
+    realms: tuple[str, ...] = (),
 ) -> list[dict[str, Any]]:
-    """Entries of this user matching `query`, best first (BM25)."""
-    for name, given, known in (("status", statuses, STATUSES), ("layer", layers, LAYERS)):
+    """Entries of this user matching `query`, best first (BM25); each filter, when given, keeps
+    only entries with one of its values."""
+    filters = {"status": statuses, "layer": layers, "audience": audiences, "realm": realms}
+    for name, given in filters.items():
+        known = _KNOWN[name]
         for value in given:
             if value not in known:
                 raise UsageError(f"unknown {name} {value!r} (one of {', '.join(known)})")
@@ -107,16 +112,17 @@ def search(
         f"WHERE {table} MATCH ? AND e.user_id = ?"
     )
     params: list[Any] = [expression, user.user_id]
-    if statuses:
-        sql += f" AND e.status IN ({','.join('?' * len(statuses))})"
-        params += statuses
-    if layers:
-        sql += f" AND e.layer IN ({','.join('?' * len(layers))})"
-        params += layers
+    for name, given in filters.items():
+        if given:
+            sql += f" AND e.{name} IN ({','.join('?' * len(given))})"
+            params += given
     sql += " ORDER BY score LIMIT ?"
     params.append(limit)
     rows = user.conn.execute(sql, params).fetchall()
     return [{k: r[k] for k in r.keys() if k != "user_id"} for r in rows]  # noqa: SIM118
+
+
+_KNOWN = {"status": STATUSES, "layer": LAYERS, "audience": AUDIENCES, "realm": REALMS}
 
 
 def _rebuild(store: Store) -> None:
