@@ -423,6 +423,8 @@ class Engine:
             if via == loser
             else f"{what}: #{ids[via]} with #{ids[partner]}"
         )
+        if a in self._core or b in self._core:
+            why += " (boilerplate set aside)"
         self._note_loss(loser, winner, layer, score, why)
         return True
 
