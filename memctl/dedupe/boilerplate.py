@@ -9,6 +9,15 @@ pairs drawn across the group, is below `max_remainder_similarity`. Copies of one
 differ only near their end also share a long prefix, but their remainders are alike ("要先写
 结论" / "最好先写结论": 0.73), so the group is split further instead and they keep being
 compared on their whole text.
+
+A member whose copy of the boilerplate has a small edit (a typo, a changed word) leaves the
+exact common prefix, so it is matched to the boilerplate found for the rest instead: when at
+least `near_similarity` of the boilerplate's characters occur in order at its start (difflib),
+it is cut where its copy ends. An edit within the first `min_chars` characters puts a record in
+another group; records are also indexed by their next `min_chars` characters, and those sharing
+them with a found boilerplate are matched the same way. Otherwise such a record would be
+compared on its whole text, mostly boilerplate: it would miss its own note's copies and match
+other notes. Tails are handled the same way on the reversed text.
 """
 
 from __future__ import annotations
