@@ -433,3 +433,19 @@ def test_the_guard_holds_on_the_text_after_boilerplate() -> None:
     engine.add([Item(i, t, None) for i, t in enumerate(notes)] + [Item(100, copy, None)])
     assert engine.canonical(100) == 100 != engine.canonical(5)
     assert engine.stats()["jaccard_blocked_by_guard"] >= 1
+
+
+@pytest.mark.parametrize("side", ["head", "tail"])
+def test_boilerplate_carrying_a_date_is_one_boilerplate(side: str) -> None:
+    # A footer (header) stamped with the day it was written: different notes never merge on
+    # it, and a note written down twice, on two days, is one memory.
+    def note(i: int, day: int) -> str:
+        stamped = BOILERPLATE.replace("整理规则", f"（{day} 日整理）整理规则")
+        return stamped + NOTES[i] if side == "head" else NOTES[i] + stamped
+
+    items = [Item(i, note(i, i % 2 + 1), None) for i in range(len(NOTES))]  # two days shared
+    items += [Item(100 + i, note(i, 20 + i), None) for i in range(3)]
+    engine = Engine()
+    engine.add(items)
+    assert len({engine.canonical(i) for i in range(len(NOTES))}) == len(NOTES)
+    assert [engine.canonical(100 + i) == engine.canonical(i) for i in range(3)] == [True] * 3

@@ -391,3 +391,14 @@ def test_boilerplate_carried_with_small_edits(copy: str, expected: int) -> None:
     from memctl.dedupe.boilerplate import Boilerplate
 
     assert Boilerplate(CONFIG)._carried(BP, copy) == expected
+
+
+@given(st.text(alphabet="ab12", max_size=30))
+def test_unmasked_length_maps_a_masked_prefix_back(text: str) -> None:
+    from memctl.dedupe.boilerplate import _masked, _unmasked_length
+
+    masked = _masked(text)
+    for length in range(len(masked) + 1):
+        raw = _unmasked_length(text, length)
+        assert _masked(text[:raw]) == masked[:length]
+        assert raw == len(text) or _masked(text[: raw + 1]) != masked[:length]  # the shortest

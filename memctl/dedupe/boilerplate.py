@@ -18,10 +18,15 @@ another group; records are also indexed by their next `min_chars` characters, an
 them with a found boilerplate are matched the same way. Otherwise such a record would be
 compared on its whole text, mostly boilerplate: it would miss its own note's copies and match
 other notes. Tails are handled the same way on the reversed text.
+
+Groups and prefixes are compared with every run of digits as one mark, so a boilerplate stamped
+with a date or a number ("（5 月 3 日整理）") is one boilerplate; the guard then compares
+records on what remains, so notes that differ only in that stamp are one memory.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
@@ -68,17 +73,18 @@ class Boilerplate:
         for row in rows:
             text = folded(row)
             if len(text) >= n:
+                first, last = _masked(text[: 3 * n]), _masked(text[-3 * n :])
                 kept.append(row)
-                heads.append(hash(text[:n]) & _MASK)
-                tails.append(hash(text[-n:]) & _MASK)
-                if len(text) >= 2 * n:
+                heads.append(hash(first[:n]) & _MASK)
+                tails.append(hash(last[-n:]) & _MASK)
+                if len(first) >= 2 * n and len(last) >= 2 * n:
                     kept2.append(row)
-                    heads2.append(hash(text[n : 2 * n]) & _MASK)
-                    tails2.append(hash(text[-2 * n : -n]) & _MASK)
+                    heads2.append(hash(first[n : 2 * n]) & _MASK)
+                    tails2.append(hash(last[-2 * n : -n]) & _MASK)
         found = []
-        for index, keys, mid, keys2, cut in (
-            (self._heads, heads, self._heads2, heads2, slice(0, n)),
-            (self._tails, tails, self._tails2, tails2, slice(-n, None)),
+        for index, keys, mid, keys2, ends in (
+            (self._heads, heads, self._heads2, heads2, (slice(0, 3 * n), slice(0, n))),
+            (self._tails, tails, self._tails2, tails2, (slice(-3 * n, None), slice(-n, None))),
         ):
             index.add(np.array(keys, dtype=np.uint64), np.array(kept, dtype=np.int64))
             mid.add(np.array(keys2, dtype=np.uint64), np.array(kept2, dtype=np.int64))
@@ -92,7 +98,7 @@ class Boilerplate:
                 which, members = which[order], members[order]
                 rank = np.arange(len(which)) - np.searchsorted(which, which)
                 sample = members[rank < _SAMPLE].tolist()
-                big.update(hash(folded(r)[cut]) & _MASK for r in sample)
+                big.update(hash(_masked(folded(r)[ends[0]])[ends[1]]) & _MASK for r in sample)
             found.append(sorted(big))
         return found[0], found[1]
 
@@ -115,7 +121,8 @@ class Boilerplate:
         _, members = index.lookup(np.array([key], dtype=np.uint64))
         texts: dict[str, list[tuple[int, str]]] = {}
         for row in members.tolist():
-            text = folded(row)[::-1] if reverse else folded(row)
+            text = _masked(folded(row))
+            text = text[::-1] if reverse else text
             texts.setdefault(text[: self.min_chars], []).append((row, text))
         found: dict[int, int] = {}
         n = self.min_chars
@@ -136,9 +143,13 @@ class Boilerplate:
                 for row in others.tolist():
                     if row not in inside and row not in found:
                         inside.add(row)
-                        text = folded(row)
+                        text = _masked(folded(row))
                         group.append((row, text[::-1] if reverse else text))
             found.update(self._near_carriers(group, cut))
+        # Lengths so far count a run of digits as one character.
+        for row, length in found.items():
+            text = folded(row)
+            found[row] = _unmasked_length(text[::-1] if reverse else text, length)
         return found
 
     def _near_carriers(self, group: list[tuple[int, str]], cut: dict[int, int]) -> dict[int, int]:
@@ -219,6 +230,32 @@ _PAIRS = 40
 _SAMPLE = 4  # records of a shared second window whose group is looked at
 _NEAR_CANDIDATES = 3  # distinct boilerplates a member is compared with, most shared first
 _MASK = (1 << 64) - 1  # str hash (salted per process: these keys never leave it) as uint64
+
+
+_DIGITS = re.compile(r"\d+")
+_DIGIT_MARK = "#"  # punctuation: never in a folded text
+
+
+def _masked(text: str) -> str:
+    """`text` with each run of digits as one mark: a boilerplate that carries a date or a
+    number ("整理于 2026-05-03") is one boilerplate, whatever the date."""
+    # A folded text has no punctuation or spaces, so most are all letters: a 0.2 µs check
+    # skips the substitution (1.5 µs), which every long record would otherwise pay twice.
+    return text if text.isalpha() else _DIGITS.sub(_DIGIT_MARK, text)
+
+
+def _unmasked_length(text: str, length: int) -> int:
+    """The length of the prefix of `text` whose _masked() form has `length` characters."""
+    raw = masked = 0
+    for run in _DIGITS.finditer(text):
+        gap = run.start() - raw
+        if masked + gap >= length:
+            break
+        masked += gap + 1
+        raw = run.end()
+        if masked >= length:
+            return raw
+    return raw + (length - masked)
 
 
 def _common_prefix(a: str, b: str) -> int:
