@@ -449,3 +449,20 @@ def test_boilerplate_carrying_a_date_is_one_boilerplate(side: str) -> None:
     engine.add(items)
     assert len({engine.canonical(i) for i in range(len(NOTES))}) == len(NOTES)
     assert [engine.canonical(100 + i) == engine.canonical(i) for i in range(3)] == [True] * 3
+
+
+@pytest.mark.parametrize("side", ["head", "tail"])
+@pytest.mark.parametrize("change", ["put in", "left out"])
+def test_boilerplate_copy_with_a_character_put_in_or_left_out_near_its_edge(
+    side: str, change: str
+) -> None:
+    def note(i: int) -> str:
+        return BOILERPLATE + NOTES[i] if side == "head" else NOTES[i] + BOILERPLATE
+
+    text = note(4)
+    at = 6 if side == "head" else len(text) - 6  # in the characters that group records
+    copy = text[:at] + "们" + text[at:] if change == "put in" else text[:at] + text[at + 1 :]
+    engine = Engine()
+    engine.add([Item(i, note(i), None) for i in range(len(NOTES))] + [Item(100, copy, None)])
+    assert engine.canonical(100) == engine.canonical(4)
+    assert len({engine.canonical(i) for i in range(len(NOTES))}) == len(NOTES)

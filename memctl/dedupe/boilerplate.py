@@ -135,7 +135,14 @@ class Boilerplate:
             found.update(cut)
             # Members with an edited copy, and records elsewhere whose copy differs in its
             # first characters but not in the next ones.
-            windows = {t[n : 2 * n] for r, t in group if cut.get(r, 0) >= 2 * n}
+            # (Shifted by up to _SHIFT: a character put in or left out moves the window.)
+            shared = Counter(text[: cut[row]] for row, text in group if row in cut)
+            windows = {
+                b[n + d : 2 * n + d]
+                for b in shared
+                if len(b) >= 2 * n + _SHIFT
+                for d in range(-_SHIFT, _SHIFT + 1)
+            }
             if windows:
                 probe = [hash(w[::-1] if reverse else w) & _MASK for w in windows]
                 _, others = mid.lookup(np.array(probe, dtype=np.uint64))
@@ -145,18 +152,18 @@ class Boilerplate:
                         inside.add(row)
                         text = _masked(folded(row))
                         group.append((row, text[::-1] if reverse else text))
-            found.update(self._near_carriers(group, cut))
+            found.update(self._near_carriers(group, cut, shared))
         # Lengths so far count a run of digits as one character.
         for row, length in found.items():
             text = folded(row)
             found[row] = _unmasked_length(text[::-1] if reverse else text, length)
         return found
 
-    def _near_carriers(self, group: list[tuple[int, str]], cut: dict[int, int]) -> dict[int, int]:
-        """Members whose copy of a found boilerplate differs from it a little (a typo, a changed
-        word): where their copy ends. Without this, such a record is compared on its whole text,
-        so it misses the copies of its own note and matches other notes (all boilerplate)."""
-        shared = Counter(text[: cut[row]] for row, text in group if row in cut)
+    def _near_carriers(
+        self, group: list[tuple[int, str]], cut: dict[int, int], shared: Counter[str]
+    ) -> dict[int, int]:
+        """Members whose copy of a found boilerplate (`shared`: how many carry each exactly)
+        differs from it a little (a typo, a changed word): where their copy ends."""
         found: dict[int, int] = {}
         for row, text in group:
             if row in cut:
@@ -227,6 +234,7 @@ class Boilerplate:
 
 
 _PAIRS = 40
+_SHIFT = 2  # characters put in or left out before a second window that it is still found by
 _SAMPLE = 4  # records of a shared second window whose group is looked at
 _NEAR_CANDIDATES = 3  # distinct boilerplates a member is compared with, most shared first
 _MASK = (1 << 64) - 1  # str hash (salted per process: these keys never leave it) as uint64
