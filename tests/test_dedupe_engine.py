@@ -283,3 +283,186 @@ def test_loaded_engine_uses_stored_fingerprints_of_english_records() -> None:
     loaded = Engine.load([(1, None, other.signature(1))], fetch, layers=("simhash",))
     assert [m.layer for m in loaded.add([Item(2, edited, "2020-01-01")])] == ["simhash"]
     assert fetched == [[1]]
+
+
+# ------------------------------------------------ evidence before merging (issue 10 item 5)
+
+
+def sync_log(n: int) -> str:
+    return f"同步日志：第{n}批记录已写入本地缓存，耗时 {n % 97 + 3} 毫秒"
+
+
+def invest(value: int) -> str:
+    return f"每月定投 {value} 元到指数基金"
+
+
+REPEATED = [500] * 4 + [800] * 3 + [1000] * 5
+
+
+def test_a_family_whose_slot_repeats_a_few_values_stays_apart() -> None:
+    engine = Engine()
+    items = [Item(i, invest(v), None) for i, v in enumerate(REPEATED)]
+    merges = engine.add(items)
+    assert "template" not in {m.layer for m in merges}
+    # One entry per value: its copies merge, values never do.
+    by_value: dict[int, set[int]] = {}
+    for item, value in zip(items, REPEATED, strict=True):
+        by_value.setdefault(value, set()).add(engine.canonical(item.id))
+    assert all(len(c) == 1 for c in by_value.values())
+    assert len(set().union(*by_value.values())) == 3
+    assert engine.stats()["template_held_apart"] == 1
+
+
+def test_a_counter_family_folds_and_says_why() -> None:
+    engine = Engine()
+    merges = engine.add([Item(n, sync_log(1000 + 37 * n), None) for n in range(10)])
+    assert {m.layer for m in merges} == {"template"} and len(merges) == 9
+    assert merges[0].why.startswith("template family «同步日志:第#批记录已写入本地缓存,耗时 #")
+    assert merges[0].why.endswith("(10 records), 10 slot values")
+
+
+def test_repeated_values_stay_apart_across_add_calls_and_loads() -> None:
+    first = Engine()
+    items = [Item(i, invest(v), None) for i, v in enumerate(REPEATED[:6])]
+    merges = first.add(items)
+    into = {m.dup: m.into for m in merges}
+    rows = [(i.id, i.ts, first.signature(i.id), into.get(i.id)) for i in items]
+    texts = {i.id: i.text for i in items}
+    loaded = Engine.load(rows, lambda ids: {i: texts[i] for i in ids})
+    later = [Item(100 + i, invest(v), None) for i, v in enumerate(REPEATED[6:])]
+    merges = loaded.add(later)
+    assert "template" not in {m.layer for m in merges}
+    canon = {loaded.canonical(i.id) for i in items + later}
+    assert len(canon) == 3
+
+
+def test_a_counter_family_stored_last_week_takes_new_members_and_stays_folded() -> None:
+    first = Engine()
+    items = [Item(n, sync_log(n * 11), "2026-01-01") for n in range(1, 6)]
+    assert first.add(items) == []  # five: not a family yet
+    rows = [(i.id, i.ts, first.signature(i.id), None) for i in items]
+    texts = {i.id: i.text for i in items}
+    loaded = Engine.load(rows, lambda ids: {i: texts[i] for i in ids})
+    merges = loaded.add([Item(n, sync_log(n * 11), "2026-01-08") for n in range(6, 11)])
+    assert {m.layer for m in merges} == {"template"}
+    assert len({loaded.canonical(n) for n in range(1, 11)}) == 1
+    # Stored folded, reloaded with its members, then given copies of them (new ids): the
+    # family is still one, although copies now make most of its slot values repeat.
+    into = {m.dup: m.into for m in merges}
+    ten = [*items, *(Item(n, sync_log(n * 11), "2026-01-08") for n in range(6, 11))]
+    texts = {i.id: i.text for i in ten}
+    rows = [(i.id, i.ts, loaded.signature(i.id), into.get(i.id)) for i in ten]
+    again = Engine.load(rows, lambda ids: {i: texts[i] for i in ids})
+    again.add([Item(100 + n, sync_log(n * 11), "2026-02-01") for n in range(1, 11)])
+    assert len({again.canonical(i) for i in [*range(1, 11), *range(101, 111)]}) == 1
+
+
+def test_template_keys_keep_negations_and_named_slots() -> None:
+    engine = Engine()
+    yes = [Item(n, f"第{n}条消息已处理，结论：值得记住", None) for n in range(1, 10)]
+    no = [Item(100 + n, f"第{n}条消息已处理，结论：不值得记住", None) for n in range(1, 10)]
+    mon = [Item(200 + n, f"第{n}条消息已处理，周一复查，结论：值得记住", None)
+           for n in range(1, 10)]  # fmt: skip
+    engine.add(yes + no + mon)
+    assert len({engine.canonical(i.id) for i in yes + no + mon}) == 3
+
+
+BOILERPLATE = (
+    "免责声明：本笔记由个人助理自动整理，内容来自与用户的日常对话，仅用于帮助助手在之后的对话中"
+    "更好地理解用户的习惯和偏好。如果其中有任何信息已经过时或者不准确，请以用户最新的说法为准，"
+    "并在下一次整理时更新。本笔记不会分享给任何第三方，也不会用于广告推送。如需删除某条笔记，"
+    "请直接告诉助手，助手会在确认之后把它从记忆中移除，并保留一条删除记录以便之后核对。"
+    "整理规则：每条笔记只记录一件事，尽量使用用户自己的原话，不做主观推断，也不记录密码、"
+    "验证码和银行卡号这类敏感信息，更不记录用户转述的他人隐私和聊天截图里的内容。谢谢。"
+)
+NOTES = [
+    "用户喜欢在周末去菜市场买新鲜的蔬菜和水果，然后回家自己做饭，最拿手的是红烧肉和糖醋排骨。",
+    "用户的猫叫豆豆，是一只英短蓝猫，平时很黏人，晚上喜欢睡在用户的枕头旁边，怕吸尘器的声音。",
+    "用户最近在读百年孤独，觉得人物关系有点复杂，需要一边读一边画家谱图，打算读完再看一遍。",
+    "用户不喜欢开视频会议，更习惯用文字沟通，觉得这样效率更高，也方便之后翻记录查细节。",
+    "用户每天通勤要换乘地铁，所以会提前出门避开高峰，路上习惯听历史类的播客节目打发时间。",
+    "用户打算今年年底前把驾照考下来，科目一已经过了，现在每周去驾校练习倒车入库和侧方停车。",
+    "用户喜欢听播客，最常听的是历史类和科技类的节目，偶尔也听一些讲心理学的访谈节目。",
+    "用户对海鲜过敏，吃了虾会起红疹，点菜的时候要特别注意，外卖备注里也要写清楚不要虾。",
+    "用户在阳台上种了几盆多肉和一盆薄荷，夏天经常浇水，冬天会把它们搬进屋里避免冻坏。",
+    "用户希望助手在提醒日程时语气轻松一点，不要太正式，也不要用太多的感叹号和表情符号。",
+]
+
+
+def edited(text: str, at: int) -> str:
+    """`text` with the character at `at` replaced (a typo: no number, negation or slot)."""
+    return text[:at] + ("们" if text[at] != "们" else "这") + text[at + 1 :]
+
+
+@pytest.mark.parametrize("side", ["head", "tail"])
+@pytest.mark.parametrize("where", [10, 120, -10])  # in the boilerplate: near its start, middle, end
+def test_boilerplate_with_a_typo_still_frames_the_note(side: str, where: int) -> None:
+    # Long notes (>= 300 characters, boilerplate >= 80 %): a copy whose boilerplate has one
+    # character changed merges with its note; different notes never merge.
+    def note(i: int) -> str:
+        return BOILERPLATE + NOTES[i] if side == "head" else NOTES[i] + BOILERPLATE
+
+    offset = 0 if side == "head" else len(NOTES[0])
+    at = offset + (where if where >= 0 else len(BOILERPLATE) + where)
+    items = [Item(i, note(i), None) for i in range(len(NOTES))]
+    items.append(Item(100, edited(note(0), at), None))
+    assert len(note(0)) >= 300 and len(BOILERPLATE) >= 0.8 * len(note(0))
+    engine = Engine()
+    merges = engine.add(items)
+    assert [(m.dup, m.into) for m in merges] in ([(100, 0)], [(0, 100)])
+    assert merges[0].why.endswith(" with #0 (boilerplate set aside)")
+    assert len({engine.canonical(i) for i in range(len(NOTES))}) == len(NOTES)
+
+
+@pytest.mark.parametrize("side", ["head", "tail"])
+def test_boilerplate_copy_with_a_typo_arriving_later_joins_its_note(side: str) -> None:
+    def note(i: int) -> str:
+        return BOILERPLATE + NOTES[i] if side == "head" else NOTES[i] + BOILERPLATE
+
+    engine = Engine()
+    assert engine.add([Item(i, note(i), None) for i in range(len(NOTES))]) == []
+    at = 5 if side == "head" else len(note(3)) - 5  # in the characters that group records
+    merges = engine.add([Item(100, edited(note(3), at), None)])
+    assert [(m.dup, m.into) for m in merges] in ([(100, 3)], [(3, 100)])
+
+
+def test_the_guard_holds_on_the_text_after_boilerplate() -> None:
+    notes = [BOILERPLATE + n for n in NOTES]
+    copy = BOILERPLATE + NOTES[5].replace("每周去", "每周三去")  # a named slot: another fact
+    engine = Engine()
+    engine.add([Item(i, t, None) for i, t in enumerate(notes)] + [Item(100, copy, None)])
+    assert engine.canonical(100) == 100 != engine.canonical(5)
+    assert engine.stats()["jaccard_blocked_by_guard"] >= 1
+
+
+@pytest.mark.parametrize("side", ["head", "tail"])
+def test_boilerplate_carrying_a_date_is_one_boilerplate(side: str) -> None:
+    # A footer (header) stamped with the day it was written: different notes never merge on
+    # it, and a note written down twice, on two days, is one memory.
+    def note(i: int, day: int) -> str:
+        stamped = BOILERPLATE.replace("整理规则", f"（{day} 日整理）整理规则")
+        return stamped + NOTES[i] if side == "head" else NOTES[i] + stamped
+
+    items = [Item(i, note(i, i % 2 + 1), None) for i in range(len(NOTES))]  # two days shared
+    items += [Item(100 + i, note(i, 20 + i), None) for i in range(3)]
+    engine = Engine()
+    engine.add(items)
+    assert len({engine.canonical(i) for i in range(len(NOTES))}) == len(NOTES)
+    assert [engine.canonical(100 + i) == engine.canonical(i) for i in range(3)] == [True] * 3
+
+
+@pytest.mark.parametrize("side", ["head", "tail"])
+@pytest.mark.parametrize("change", ["put in", "left out"])
+def test_boilerplate_copy_with_a_character_put_in_or_left_out_near_its_edge(
+    side: str, change: str
+) -> None:
+    def note(i: int) -> str:
+        return BOILERPLATE + NOTES[i] if side == "head" else NOTES[i] + BOILERPLATE
+
+    text = note(4)
+    at = 6 if side == "head" else len(text) - 6  # in the characters that group records
+    copy = text[:at] + "们" + text[at:] if change == "put in" else text[:at] + text[at + 1 :]
+    engine = Engine()
+    engine.add([Item(i, note(i), None) for i in range(len(NOTES))] + [Item(100, copy, None)])
+    assert engine.canonical(100) == engine.canonical(4)
+    assert len({engine.canonical(i) for i in range(len(NOTES))}) == len(NOTES)

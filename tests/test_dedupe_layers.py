@@ -351,3 +351,54 @@ def test_cached_segmentation_is_jiebas() -> None:
     for text in texts:
         expected = [w for w in jieba.lcut(text, HMM=False) if re.search(r"\w", w)]
         assert Tokenizer.words(text) == expected
+
+
+def test_template_family_needs_a_counter_slot() -> None:
+    from memctl.dedupe.template import Families
+
+    families = Families(family_min=8, min_distinct_share=0.8)
+    value = {r: r % 3 for r in range(12)}.__getitem__  # three values, four times each
+    assert families.add(((r, 7) for r in range(12)), value) == set()
+    assert families.held_apart == {7} and not families.is_family(7)
+    counter = {r: r for r in range(100, 110)}.__getitem__
+    assert families.add(((r, 9) for r in range(100, 107)), counter) == set()  # seven: too few
+    assert families.add([(107, 9)], counter) == {9} and families.is_family(9)
+    # 8 values among 10 members (0.8): a counter with a collision still folds; 8 among 11 not.
+    many = Families(family_min=8, min_distinct_share=0.8)
+    assert many.add(((r, 1) for r in range(10)), lambda r: min(r, 7)) == {1}
+    assert many.add(((r, 2) for r in range(11)), lambda r: min(r, 7)) == set()
+    # Once formed, a family takes any new member, copies of old ones included.
+    assert many.add([(50, 1), (51, 1)], lambda r: 0) == {1}
+
+
+BP = "".join(chr(0x4E00 + 7 * i) for i in range(52))  # 52 characters, no repeats
+
+
+@pytest.mark.parametrize(
+    ("copy", "expected"),
+    [
+        (BP + "rest", 52),  # exact
+        (BP[:20] + "x" + BP[21:] + "rest", 52),  # a typo
+        ("x" + BP[1:] + "rest", 52),  # a typo in its first character
+        (BP[:-1] + "x" + "rest", 52),  # in its last: the copy ends where the boilerplate would
+        (BP[:30] + BP[31:] + "rest", 51),  # a character left out
+        (BP[:30] + "xy" + BP[30:] + "rest", 54),  # two put in
+        (BP[:18] + BP[26:] + "rest", 0),  # 8 characters missing: below 0.9
+        (BP, 0),  # nothing after it: not a note behind boilerplate
+    ],
+)
+def test_boilerplate_carried_with_small_edits(copy: str, expected: int) -> None:
+    from memctl.dedupe.boilerplate import Boilerplate
+
+    assert Boilerplate(CONFIG)._carried(BP, copy) == expected
+
+
+@given(st.text(alphabet="ab12", max_size=30))
+def test_unmasked_length_maps_a_masked_prefix_back(text: str) -> None:
+    from memctl.dedupe.boilerplate import _masked, _unmasked_length
+
+    masked = _masked(text)
+    for length in range(len(masked) + 1):
+        raw = _unmasked_length(text, length)
+        assert _masked(text[:raw]) == masked[:length]
+        assert raw == len(text) or _masked(text[: raw + 1]) != masked[:length]  # the shortest

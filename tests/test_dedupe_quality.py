@@ -40,26 +40,64 @@ def test_pairwise_scorer_counts_pairs() -> None:
     assert (precision, recall) == (1 / 3, 1 / 3)
 
 
-def test_labelled_fixture_precision_and_recall(capsys: pytest.CaptureFixture[str]) -> None:
+def scores(rows: list[dict], groups: dict[int, int]) -> tuple[float, float, int, int]:
+    return pairwise({r["id"]: r["label"] for r in rows}, {r["id"]: groups[r["id"]] for r in rows})
+
+
+@pytest.fixture(scope="module")
+def labelled() -> tuple[list[dict], dict[int, int], Counter[str]]:
+    """Every labelled record through one engine: (rows, id -> canonical, merges per layer)."""
     rows = [json.loads(line) for line in FIXTURE.read_text("utf-8").splitlines()]
-    assert len(rows) >= 500
-    kinds = Counter(r["kind"] for r in rows)
-    assert {"exact", "normalised", "near", "long_edit", "template", "pinned", "negative"} <= set(
-        kinds
-    )
     engine = Engine()
     merges = engine.add([Item(r["id"], r["text"], r["ts"]) for r in rows])
     groups = {r["id"]: engine.canonical(r["id"]) for r in rows}
-    precision, recall, predicted, true = pairwise({r["id"]: r["label"] for r in rows}, groups)
-    layers = Counter(m.layer for m in merges)
+    return rows, groups, Counter(m.layer for m in merges)
+
+
+def test_labelled_fixture_precision_and_recall(
+    labelled: tuple[list[dict], dict[int, int], Counter[str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows, groups, layers = labelled
+    base = [r for r in rows if r["split"] == "base"]
+    assert len(base) >= 500
+    kinds = Counter(r["kind"] for r in base)
+    assert {"exact", "normalised", "near", "long_edit", "template", "pinned", "negative"} <= set(
+        kinds
+    )
+    precision, recall, predicted, true = scores(rows, groups)
     with capsys.disabled():
-        print(
-            f"\nlabelled fixture: {len(rows)} records {dict(kinds)}\n"
-            f"  pairwise precision {precision:.4f}, recall {recall:.4f} "
-            f"({predicted} predicted pairs, {true} true pairs); merges by layer {dict(layers)}"
-        )
+        print(f"\nlabelled fixture: {len(rows)} records, merges by layer {dict(layers)}")
+        for part in ("base", "dev", "test"):
+            chosen = [r for r in rows if r["split"] == part]
+            p, r, n_predicted, n_true = scores(chosen, groups)
+            print(f"  {part:>4}: {len(chosen)} records, pairwise precision {p:.4f}, recall {r:.4f} "
+                  f"({n_predicted} predicted pairs, {n_true} true pairs)")  # fmt: skip
+        print(f"   all: pairwise precision {precision:.4f}, recall {recall:.4f} "
+              f"({predicted} predicted pairs, {true} true pairs)")  # fmt: skip
     assert precision >= 0.99
     assert recall >= 0.97
+    assert scores(base, groups)[:2] >= (0.99, 0.97)
+
+
+EVIDENCE = ("counter", "repeated", "bp_head", "bp_tail")
+
+
+@pytest.mark.parametrize("part", ["dev", "test"])
+@pytest.mark.parametrize("kind", EVIDENCE)
+def test_evidence_cases_by_kind(
+    labelled: tuple[list[dict], dict[int, int], Counter[str]], kind: str, part: str
+) -> None:
+    # Each class on its own, both styles: what it got wrong, by group, in words.
+    rows, groups, _ = labelled
+    chosen = [r for r in rows if r["kind"] == kind and r["split"] == part]
+    assert {r["group"][0] for r in chosen} == {"A", "B"}  # both styles in both halves
+    wrong = []
+    for group in sorted({r["group"] for r in chosen}):
+        members = [r for r in chosen if r["group"] == group]
+        p, r, n_predicted, n_true = scores(members, groups)
+        if (p, r) != (1.0, 1.0):
+            wrong.append(f"{group}: precision {p:.2f} recall {r:.2f} ({n_predicted} / {n_true})")
+    assert wrong == []
 
 
 def test_seed_shape_converges_to_its_distinct_memories() -> None:

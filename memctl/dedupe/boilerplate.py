@@ -9,10 +9,25 @@ pairs drawn across the group, is below `max_remainder_similarity`. Copies of one
 differ only near their end also share a long prefix, but their remainders are alike ("要先写
 结论" / "最好先写结论": 0.73), so the group is split further instead and they keep being
 compared on their whole text.
+
+A member whose copy of the boilerplate has a small edit (a typo, a changed word) leaves the
+exact common prefix, so it is matched to the boilerplate found for the rest instead: when at
+least `near_similarity` of the boilerplate's characters occur in order at its start (difflib),
+it is cut where its copy ends. An edit within the first `min_chars` characters puts a record in
+another group; records are also indexed by their next `min_chars` characters, and those sharing
+them with a found boilerplate are matched the same way. Otherwise such a record would be
+compared on its whole text, mostly boilerplate: it would miss its own note's copies and match
+other notes. Tails are handled the same way on the reversed text.
+
+Groups and prefixes are compared with every run of digits as one mark, so a boilerplate stamped
+with a date or a number ("（5 月 3 日整理）") is one boilerplate; the guard then compares
+records on what remains, so notes that differ only in that stamp are one memory.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
 
@@ -34,49 +49,149 @@ class Boilerplate:
         self.min_chars = config.boilerplate_min_chars
         self.min_records = config.boilerplate_min_records
         self.max_similarity = config.boilerplate_max_remainder_similarity
+        self.near_similarity = config.boilerplate_near_similarity
+        self._near: dict[tuple[int, int], int] = {}  # (row, boilerplate) -> _carried()
         self._heads = KeyIndex()
         self._tails = KeyIndex()
+        # The next `min_chars` characters (head) / the ones before the last (tail): a record
+        # whose copy of a boilerplate has an edit in its first (last) characters is in another
+        # group, and is found through these.
+        self._heads2 = KeyIndex()
+        self._tails2 = KeyIndex()
 
-    def add(self, items: Iterable[tuple[int, str]]) -> tuple[list[int], list[int]]:
-        """Record (row, folded text); return the head and tail groups (as keys for prefixes()
-        and suffixes()) that the new rows joined and that are big enough."""
+    def add(self, rows: Iterable[int], folded: Callable[[int], str]) -> tuple[list[int], list[int]]:
+        """Record rows (`folded(row)` is the text); return the head and tail groups (as keys
+        for prefixes() and suffixes()) that the new rows joined and that are big enough, and
+        those whose boilerplate a new row may carry with an edit near its start (end)."""
         n = self.min_chars
-        rows: list[int] = []
+        kept: list[int] = []
         heads: list[int] = []
         tails: list[int] = []
-        for row, folded in items:
-            if len(folded) >= n:
-                rows.append(row)
-                heads.append(hash(folded[:n]) & _MASK)
-                tails.append(hash(folded[-n:]) & _MASK)
+        kept2: list[int] = []
+        heads2: list[int] = []
+        tails2: list[int] = []
+        for row in rows:
+            text = folded(row)
+            if len(text) >= n:
+                first, last = _masked(text[: 3 * n]), _masked(text[-3 * n :])
+                kept.append(row)
+                heads.append(hash(first[:n]) & _MASK)
+                tails.append(hash(last[-n:]) & _MASK)
+                if len(first) >= 2 * n and len(last) >= 2 * n:
+                    kept2.append(row)
+                    heads2.append(hash(first[n : 2 * n]) & _MASK)
+                    tails2.append(hash(last[-2 * n : -n]) & _MASK)
         found = []
-        for index, keys in ((self._heads, heads), (self._tails, tails)):
-            index.add(np.array(keys, dtype=np.uint64), np.array(rows, dtype=np.int64))
+        for index, keys, mid, keys2, ends in (
+            (self._heads, heads, self._heads2, heads2, (slice(0, 3 * n), slice(0, n))),
+            (self._tails, tails, self._tails2, tails2, (slice(-3 * n, None), slice(-n, None))),
+        ):
+            index.add(np.array(keys, dtype=np.uint64), np.array(kept, dtype=np.int64))
+            mid.add(np.array(keys2, dtype=np.uint64), np.array(kept2, dtype=np.int64))
             touched = distinct(np.array(keys, dtype=np.uint64))
-            found.append(touched[index.count(touched) >= self.min_records].tolist())
+            big = set(touched[index.count(touched) >= self.min_records].tolist())
+            touched2 = distinct(np.array(keys2, dtype=np.uint64))
+            touched2 = touched2[mid.count(touched2) >= self.min_records]
+            if len(touched2):  # the groups a few of each such window's records belong to
+                which, members = mid.lookup(touched2)
+                order = np.argsort(which, kind="stable")
+                which, members = which[order], members[order]
+                rank = np.arange(len(which)) - np.searchsorted(which, which)
+                sample = members[rank < _SAMPLE].tolist()
+                big.update(hash(_masked(folded(r)[ends[0]])[ends[1]]) & _MASK for r in sample)
+            found.append(sorted(big))
         return found[0], found[1]
 
     def prefixes(self, head: int, folded: Callable[[int], str]) -> dict[int, int]:
         """row -> length of its boilerplate prefix, for the members of one head group."""
-        return self._group(self._heads, head, folded, reverse=False)
+        return self._group(self._heads, self._heads2, head, folded, reverse=False)
 
     def suffixes(self, tail: int, folded: Callable[[int], str]) -> dict[int, int]:
         """row -> length of its boilerplate suffix, for the members of one tail group."""
-        return self._group(self._tails, tail, folded, reverse=True)
+        return self._group(self._tails, self._tails2, tail, folded, reverse=True)
 
     def _group(
-        self, index: KeyIndex, key: int, folded: Callable[[int], str], reverse: bool
+        self,
+        index: KeyIndex,
+        mid: KeyIndex,
+        key: int,
+        folded: Callable[[int], str],
+        reverse: bool,
     ) -> dict[int, int]:
         _, members = index.lookup(np.array([key], dtype=np.uint64))
         texts: dict[str, list[tuple[int, str]]] = {}
         for row in members.tolist():
-            text = folded(row)[::-1] if reverse else folded(row)
+            text = _masked(folded(row))
+            text = text[::-1] if reverse else text
             texts.setdefault(text[: self.min_chars], []).append((row, text))
         found: dict[int, int] = {}
+        n = self.min_chars
         for group in texts.values():
-            if len(group) >= self.min_records:
-                found.update(self._shared([r for r, _ in group], [t for _, t in group]))
+            if len(group) < self.min_records:
+                continue
+            cut = self._shared([r for r, _ in group], [t for _, t in group])
+            if not cut:
+                continue
+            found.update(cut)
+            # Members with an edited copy, and records elsewhere whose copy differs in its
+            # first characters but not in the next ones.
+            # (Shifted by up to _SHIFT: a character put in or left out moves the window.)
+            shared = Counter(text[: cut[row]] for row, text in group if row in cut)
+            windows = {
+                b[n + d : 2 * n + d]
+                for b in shared
+                if len(b) >= 2 * n + _SHIFT
+                for d in range(-_SHIFT, _SHIFT + 1)
+            }
+            if windows:
+                probe = [hash(w[::-1] if reverse else w) & _MASK for w in windows]
+                _, others = mid.lookup(np.array(probe, dtype=np.uint64))
+                inside = {r for r, _ in group}
+                for row in others.tolist():
+                    if row not in inside and row not in found:
+                        inside.add(row)
+                        text = _masked(folded(row))
+                        group.append((row, text[::-1] if reverse else text))
+            found.update(self._near_carriers(group, cut, shared))
+        # Lengths so far count a run of digits as one character.
+        for row, length in found.items():
+            text = folded(row)
+            found[row] = _unmasked_length(text[::-1] if reverse else text, length)
         return found
+
+    def _near_carriers(
+        self, group: list[tuple[int, str]], cut: dict[int, int], shared: Counter[str]
+    ) -> dict[int, int]:
+        """Members whose copy of a found boilerplate (`shared`: how many carry each exactly)
+        differs from it a little (a typo, a changed word): where their copy ends."""
+        found: dict[int, int] = {}
+        for row, text in group:
+            if row in cut:
+                continue
+            for boilerplate, _ in shared.most_common(_NEAR_CANDIDATES):
+                key = (row, hash(boilerplate))
+                end = self._near.get(key)
+                if end is None:
+                    end = self._near[key] = self._carried(boilerplate, text)
+                if end > 0:
+                    found[row] = end
+                    break
+        return found
+
+    def _carried(self, boilerplate: str, text: str) -> int:
+        """Where `text`'s copy of `boilerplate` ends, if it starts with one at least
+        `near_similarity` alike (matched characters / boilerplate length); else 0."""
+        n = len(boilerplate)
+        head = text[: n + max(8, n // 10)]
+        matcher = SequenceMatcher(None, boilerplate, head, False)
+        if matcher.real_quick_ratio() * (len(head) + n) < 2 * self.near_similarity * n:
+            return 0
+        blocks = [b for b in matcher.get_matching_blocks() if b.size]
+        if not blocks or sum(b.size for b in blocks) < self.near_similarity * n:
+            return 0
+        last = blocks[-1]
+        end = last.b + last.size + (n - last.a - last.size)  # an unmatched end counts as copied
+        return end if end < len(text) else 0  # nothing after it: not a note behind boilerplate
 
     def _shared(self, ids: list[int], texts: list[str]) -> dict[int, int]:
         order = sorted(range(len(ids)), key=texts.__getitem__)
@@ -119,7 +234,36 @@ class Boilerplate:
 
 
 _PAIRS = 40
+_SHIFT = 2  # characters put in or left out before a second window that it is still found by
+_SAMPLE = 4  # records of a shared second window whose group is looked at
+_NEAR_CANDIDATES = 3  # distinct boilerplates a member is compared with, most shared first
 _MASK = (1 << 64) - 1  # str hash (salted per process: these keys never leave it) as uint64
+
+
+_DIGITS = re.compile(r"\d+")
+_DIGIT_MARK = "#"  # punctuation: never in a folded text
+
+
+def _masked(text: str) -> str:
+    """`text` with each run of digits as one mark: a boilerplate that carries a date or a
+    number ("整理于 2026-05-03") is one boilerplate, whatever the date."""
+    # A folded text has no punctuation or spaces, so most are all letters: a 0.2 µs check
+    # skips the substitution (1.5 µs), which every long record would otherwise pay twice.
+    return text if text.isalpha() else _DIGITS.sub(_DIGIT_MARK, text)
+
+
+def _unmasked_length(text: str, length: int) -> int:
+    """The length of the prefix of `text` whose _masked() form has `length` characters."""
+    raw = masked = 0
+    for run in _DIGITS.finditer(text):
+        gap = run.start() - raw
+        if masked + gap >= length:
+            break
+        masked += gap + 1
+        raw = run.end()
+        if masked >= length:
+            return raw
+    return raw + (length - masked)
 
 
 def _common_prefix(a: str, b: str) -> int:

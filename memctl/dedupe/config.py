@@ -16,10 +16,12 @@ class DedupeConfig:
     """Every tunable of the engine; `default()` reads the shipped TOML."""
 
     family_min: int = 8
+    template_min_distinct_share: float = 0.8
     template_min_literal: int = 8
     boilerplate_min_chars: int = 40
     boilerplate_min_records: int = 8
     boilerplate_max_remainder_similarity: float = 0.5
+    boilerplate_near_similarity: float = 0.9
     jaccard: float = 0.75
     filler: str = ""
     lsh_bands: int = 64
@@ -50,10 +52,12 @@ class DedupeConfig:
         g = data["guard"]
         return cls(
             family_min=int(t["family_min"]),
+            template_min_distinct_share=float(t["min_distinct_share"]),
             template_min_literal=int(t["min_literal_chars"]),
             boilerplate_min_chars=int(b["min_chars"]),
             boilerplate_min_records=int(b["min_records"]),
             boilerplate_max_remainder_similarity=float(b["max_remainder_similarity"]),
+            boilerplate_near_similarity=float(b["near_similarity"]),
             jaccard=float(j["threshold"]),
             filler=str(j["filler"]),
             lsh_bands=int(j["lsh_bands"]),

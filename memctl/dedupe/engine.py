@@ -89,7 +89,7 @@ class Engine:
         self._fingerprint = c.fingerprint()
         self._masker = Masker(c)
         self._guarder = Guard(c)
-        self._families = Families(c.family_min)
+        self._families = Families(c.family_min, c.template_min_distinct_share)
         self._boilerplate = Boilerplate(c)
         self._hasher = SimHasher(c.stopwords)
         self._filler = str.maketrans("", "", c.filler)
@@ -168,6 +168,7 @@ class Engine:
         out["jaccard_verified"] = self._jaccard.verified
         out["jaccard_joins"] = self._jaccard.joins
         out["template_families"] = len(self._families)
+        out["template_held_apart"] = len(self._families.held_apart)
         return out
 
     def canonical(self, item: int) -> int:
@@ -257,18 +258,24 @@ class Engine:
 
     def _fold_templates(self, new: list[int]) -> None:
         tkeys = self._tkey
-        ready = self._families.add((r, k) for r in new if (k := tkeys[r]))
+        ready = self._families.add(((r, k) for r in new if (k := tkeys[r])), self._slot_values)
         for key in ready:
             members = self._families.members(key)
             head = min(members, key=self._groups.key)
             masked = self._masker.masked(self._light_of(head, whole=True))
-            why = f"template family «{show(masked)}» ({len(members)} records)"
+            values = len({self._slot_values(m) for m in members})
+            why = f"template family «{show(masked)}» ({len(members)} records), {values} slot values"
             for member in members:
                 joined = self._groups.union(member, head)
                 if joined:
                     loser, winner = joined
                     self._note_loss(loser, winner, TEMPLATE, float(len(members)), why)
             self._mixed.add(self._groups.find(head))
+
+    def _slot_values(self, row: int) -> int:
+        """Equal for members of one template key that have equal slot values: their literal
+        text is the key's, so their folded texts differ exactly where their slots do."""
+        return hash(self._folded[row])
 
     def _in_family(self, row: int) -> bool:
         key = self._tkey[row]
@@ -279,8 +286,7 @@ class Engine:
     def _find_boilerplate(self, new: list[int]) -> list[int]:
         """Detect boilerplate in groups the new records joined; return older records whose
         core changed (they must be re-indexed)."""
-        folded = self._folded
-        heads, tails = self._boilerplate.add((r, folded[r]) for r in new)
+        heads, tails = self._boilerplate.add(new, self._folded.__getitem__)
         return self._apply_boilerplate(heads, tails, set(new))
 
     def _apply_boilerplate(self, heads: list[int], tails: list[int], new: set[int]) -> list[int]:
@@ -417,6 +423,8 @@ class Engine:
             if via == loser
             else f"{what}: #{ids[via]} with #{ids[partner]}"
         )
+        if a in self._core or b in self._core:
+            why += " (boilerplate set aside)"
         self._note_loss(loser, winner, layer, score, why)
         return True
 
@@ -516,14 +524,19 @@ class Engine:
         everything = list(range(len(self._ids)))
         if TEMPLATE in self.layers:
             families = self._families
-            families.add((r, k) for r in everything if (k := self._tkey[r]))
+            families.add(((r, k) for r in everything if (k := self._tkey[r])), self._slot_values)
+            for key in list(families.held_apart):  # folded before, so it is one still
+                folded: dict[int, set[int]] = {}
+                for r in families.members(key):
+                    folded.setdefault(groups.find(r), set()).add(self._slot_values(r))
+                if max(map(len, folded.values())) >= families.family_min:
+                    families.form(key)
             for r in everything:
                 if self._in_family(r) and groups.size(r) > 1:
                     self._mixed.add(groups.find(r))
         if not self.layers - {TEMPLATE}:
             return
-        folded = self._folded
-        heads, tails = self._boilerplate.add((r, folded[r]) for r in everything)
+        heads, tails = self._boilerplate.add(everything, self._folded.__getitem__)
         self._apply_boilerplate(heads, tails, new=set())
         todo = [r for r in everything if not self._in_family(r)]
         self._tokens.put(todo, [self._core_text(r).translate(self._filler) for r in todo])

@@ -1,18 +1,25 @@
-"""Layer 2a, template folding: one sentence with changing slots is one family.
+"""Layer 2a, template folding: one sentence with a counter slot is one family.
 
 The seed's store held 999 copies of "判断是否值得长期记住：第N条消息…——结论：否" — an
 extraction step's own output saved as if it were a memory. Masking the slots (numbers, dates,
-times, ids, URLs, e-mails, quoted spans) gives every copy the same key; a key shared by at least
-`family_min` records is a family, represented by one canonical entry with the rest as its
-sources. Members differ in masked slots by definition, so the merge guard's number rule does not
-apply inside a family; negations and named slots are unmasked, so they are part of the key.
+times, ids, URLs, e-mails, quoted spans) gives every copy the same key. A key is a family, folded
+into one canonical entry with the rest as its sources, only when its slot behaves like a counter,
+an id or a timestamp: at least `family_min` distinct slot values, and nearly every member a value
+of its own (distinct values / members >= `min_distinct_share`). "每月定投 500 元" ×4, "…800 元…"
+×3, "…1000 元…" ×5 share a key too, but a few values that repeat are facts, not serial numbers:
+that key never folds, and its members go through the other layers, where copies of one value
+merge and the guard keeps values apart.
+
+This is the merge guard's number rule for this layer (members differ in masked numbers by
+definition, so the counter test stands in for "numbers must agree"); negations and named slots
+are never masked, so they are part of the key and members always agree on them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from memctl.dedupe.config import DedupeConfig
 from memctl.normalise import _fold_table
@@ -108,16 +115,22 @@ class Families:
 
     Most keys belong to one record (a text with a unique number): those map to the record
     itself, and only a shared key gets a list, so 200k records do not leave 200k lists for
-    the garbage collector to walk.
+    the garbage collector to walk. A family, once formed, stays one: later members fold into
+    it whatever their values (copies of an old member included), so a re-import adds nothing.
     """
 
-    def __init__(self, family_min: int) -> None:
+    def __init__(self, family_min: int, min_distinct_share: float) -> None:
         self.family_min = family_min
+        self.min_distinct_share = min_distinct_share
         self._members: dict[int, int | list[int]] = {}
         self._formed: set[int] = set()
+        self.held_apart: set[int] = set()  # keys big enough but whose slot values repeat
 
-    def add(self, pairs: Iterable[tuple[int, int]]) -> set[int]:
-        """Record (id, key) pairs; return the keys that are families and gained members."""
+    def add(self, pairs: Iterable[tuple[int, int]], value: Callable[[int], int]) -> set[int]:
+        """Record (id, key) pairs; return the keys that are families and gained members.
+
+        `value(id)` identifies a member's slot values (equal for members with equal values).
+        """
         touched = set()
         members = self._members
         for item, key in pairs:
@@ -129,9 +142,27 @@ class Families:
             else:
                 members[key] = [held, item]
             touched.add(key)
-        ready = {k for k in touched if len(self.members(k)) >= self.family_min}
-        self._formed |= ready
+        ready = set()
+        for key in touched:
+            if key in self._formed:
+                ready.add(key)
+                continue
+            group = self.members(key)
+            if len(group) < self.family_min:
+                continue
+            distinct = len({value(m) for m in group})
+            if distinct >= self.family_min and distinct >= self.min_distinct_share * len(group):
+                self._formed.add(key)
+                self.held_apart.discard(key)
+                ready.add(key)
+            else:
+                self.held_apart.add(key)
         return ready
+
+    def form(self, key: int) -> None:
+        """Mark `key` a family without the test (a stored family whose members are folded)."""
+        self._formed.add(key)
+        self.held_apart.discard(key)
 
     def members(self, key: int) -> list[int]:
         held = self._members.get(key)
