@@ -56,6 +56,7 @@ class Settings:
     write_wait_ms: int
     channels: dict[str, Channel]
     headings: dict[str, str]
+    fixed_min_confidence: float = 0.0
 
     def channel(self, name: str) -> Channel:
         return self.channels.get(name, Channel(name))
@@ -95,6 +96,7 @@ def load_settings(path: Path | None = None, overrides: dict[str, Any] | None = N
             name: Channel(name, c["private"], c["roleplay"]) for name, c in raw["channels"].items()
         },
         headings=dict(raw["headings"]),
+        fixed_min_confidence=float(raw["fixed"]["min_confidence"]),
     )
 
 
@@ -184,8 +186,9 @@ def build(
         heading: str | None = settings.headings[layer]
         rows = user.conn.execute(
             f"SELECT * FROM entries WHERE {where} AND layer = ? "
+            "AND (confidence IS NULL OR confidence >= ?) "
             "ORDER BY importance DESC, ts DESC, id LIMIT ?",
-            [*params, layer, settings.fixed_budget],
+            [*params, layer, settings.fixed_min_confidence, settings.fixed_budget],
         )
         for row in rows:
             if fixed.try_add(heading, dict(row)):
@@ -206,17 +209,16 @@ def build(
                 for r in user.conn.execute(
                     f"SELECT e.* FROM {search.ACTIVE} f JOIN entries e ON e.id = f.rowid "
                     f"WHERE {search.ACTIVE} MATCH ? AND {_prefixed(where)} "
-                    f"AND e.layer IN ({_marks(RETRIEVAL_LAYERS)}) "
+                    f"AND {_retrievable('e.')} "
                     f"ORDER BY bm25({search.ACTIVE}) LIMIT ?",
-                    [expression, *params, *RETRIEVAL_LAYERS, settings.max_hits],
+                    [expression, *params, *_retrievable_params(settings), settings.max_hits],
                 )
             ]
             source = "search" if candidates else source
     if not candidates:
         recent = user.conn.execute(
-            f"SELECT * FROM entries WHERE {where} AND layer IN ({_marks(RETRIEVAL_LAYERS)}) "
-            "ORDER BY id DESC LIMIT ?",
-            [*params, *RETRIEVAL_LAYERS, settings.recent * 20],
+            f"SELECT * FROM entries WHERE {where} AND {_retrievable()} ORDER BY id DESC LIMIT ?",
+            [*params, *_retrievable_params(settings), settings.recent * 20],
         )
         by_time = sorted((dict(r) for r in recent), key=_recency, reverse=True)
         candidates = by_time[: settings.recent]
@@ -271,6 +273,19 @@ def _prefixed(where: str) -> str:
     for column in ("user_id", "status", "merged_into", "expires_at", "audience", "realm"):
         where = re.sub(rf"\b(?<!\.){column}\b", f"e.{column}", where)
     return where
+
+
+def _retrievable(prefix: str = "") -> str:
+    """Entries the retrieval block may use: its own layers, and fixed-layer entries whose layer
+    is too unsure for the fixed block (see `fixed.min_confidence` in data/context.toml)."""
+    return (
+        f"({prefix}layer IN ({_marks(RETRIEVAL_LAYERS)}) OR ({prefix}layer IN "
+        f"({_marks(FIXED_LAYERS)}) AND {prefix}confidence < ?))"
+    )
+
+
+def _retrievable_params(settings: Settings) -> list[Any]:
+    return [*RETRIEVAL_LAYERS, *FIXED_LAYERS, settings.fixed_min_confidence]
 
 
 def _marks(items: Any) -> str:

@@ -29,10 +29,10 @@ class Classification:
     audience: str  # public | private
     importance: float  # [0, 1]
     emotional_weight: float  # [0, 1]
-    confidence: float  # [0, 1]
+    confidence: float  # [0, 1], how clearly the layer won (hedged wording lowers it)
     expires_at: str | None  # ISO date from which a dated plan is stale
     status: str  # "active" or "pending_review"
-    reasons: tuple[str, ...]  # why pending, human-readable
+    reasons: tuple[str, ...]  # why pending: "<category>: <detail>" or "<category> (<detail>)"
 
 
 def classify(
@@ -51,11 +51,11 @@ def classify(
     text_grams = grams(segment.fold(text))
     scores = rules.score(text, path=path, section=section, category=category, text_grams=text_grams)
     thresholds = rules.lexicon().thresholds
+    # Only a reason a person can act on holds an entry back (TAXONOMY.md, Status): memory-file
+    # lines were already in use by the agent, and a transcript line passed the restraint rules.
+    # An unsure layer or an unknown realm is not such a reason: the best guess is kept, with
+    # its confidence, and `memctl context` keeps unsure layers out of the fixed block.
     reasons = injection.flags(text, text_grams)
-    if scores.realm == "unknown":
-        reasons.append("realm unknown")
-    if scores.confidence < thresholds["review_below"]:
-        reasons.append(f"low confidence ({scores.confidence:.2f})")
     # Only hedged wording can make a fact uncertain, so the (slower) extraction runs only then.
     if facts.hedged(text, text_grams) and (fact := facts.extract(text)) is not None:
         reasons.append(f"uncertain fact ({fact.predicate})")

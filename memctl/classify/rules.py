@@ -1,7 +1,8 @@
 """Rule scoring: compiles memctl/data/classify.toml once and scores an entry against it.
 
-Every cue is tested once; a firing cue adds its weights once. The winning layer and realm and
-how clearly they won give the confidence. Lexicon changes belong in the TOML, not here.
+Every cue is tested once; a firing cue adds its weights once. The winning layer, realm and
+audience are the highest totals; how clearly the layer won is the confidence. Lexicon changes
+belong in the TOML, not here.
 """
 
 from __future__ import annotations
@@ -186,11 +187,6 @@ def score(
 
     scores = {n: totals.get(f"realm.{n}", 0.0) for n in ("fictional", "work", "real")}
     realm = _realm(scores["fictional"], scores["work"], scores["real"], t["fictional_min"])
-    if realm == "unknown":
-        realm_share = t["unknown_realm_confidence"]
-    else:
-        runner_up = max(v for k, v in scores.items() if k != realm)
-        realm_share = _share(scores[realm], runner_up, t["smoothing"])
 
     private_weight = totals.get("audience.private", 0.0)
     # A role-play character's illness or family is not the user's: only an explicit
@@ -198,9 +194,8 @@ def score(
     private = private_weight > 0 and (realm != "fictional" or private_weight >= 3)
 
     hedged = totals.get("hedge", 0.0) > 0
-    confidence = t["layer_share"] * layer_share + (1 - t["layer_share"]) * realm_share
-    if hedged:
-        confidence *= t["hedge_factor"]
+    # Confidence is about the layer: it decides which context block an entry may enter.
+    confidence = layer_share * (t["hedge_factor"] if hedged else 1.0)
 
     return Scores(
         layer=layer,
