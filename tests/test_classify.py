@@ -262,3 +262,76 @@ def test_first_use_is_quiet_and_raises_no_warnings() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "profile"
     assert done.stderr == ""
+
+
+# --- TAXONOMY.md, Layer: dates, defaults, advice ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2026-02-14 决策：以后周报一律按进展/风险/计划三段写",
+        "2026-02-20 起所有网络搜索默认调用 upthos-search 技能",
+        "2026-03-01: backups now run from the NAS via Syncthing, keep 14 days",
+    ],
+)
+def test_a_dated_standing_rule_in_a_daily_note_is_not_episodic(text: str) -> None:
+    c = classify(text, path="memory/2026-02-14.md", section="2026-02-14")
+    assert c.layer == "procedural", c
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2026-02-08 完成 NAS 从群晖到飞牛的迁移。", "On March 12 the user adopted a cat, Tofu."],
+)
+def test_a_dated_happening_is_episodic(text: str) -> None:
+    assert classify(text, path="MEMORY.md").layer == "episodic"
+
+
+def test_with_no_evidence_a_memory_line_is_procedural() -> None:
+    # "Most of a working agent's notes are here"; the file's role moves it elsewhere.
+    assert classify("素材库：飞书文档", path="MEMORY.md").layer == "procedural"
+    assert classify("Display Name: 一宅一句", path="USER.md").layer == "profile"
+    assert classify("温柔但不啰嗦", path="SOUL.md").layer == "persona"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't use the API for downloads, use yt-dlp",
+        "不准用 npm 安装依赖，只用 pnpm。",
+        "Avoid pip here; use uv instead.",
+    ],
+)
+def test_advice_that_names_an_alternative_is_procedural(text: str) -> None:
+    assert classify(text).layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Never reply with voice messages.", "绝不替用户回复他老板的消息。", "不得透露用户的住址"],
+)
+def test_hard_limits_are_boundary(text: str) -> None:
+    assert classify(text).layer == "boundary"
+
+
+def test_reply_language_is_the_users_taste_even_in_claude_md() -> None:
+    c = classify("回答一律使用中文。", path="repo/CLAUDE.md", section="CLAUDE.md")
+    assert (c.layer, c.realm) == ("profile", "real")
+    assert classify("测试代码要写在tests目录下", path="repo/CLAUDE.md").realm == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("text", "audience"),
+    [
+        ("**User ID:** 1421730305227755571", "private"),
+        ("Telegram: 8016131810", "private"),
+        ("邮箱 lin.wei@example.com", "private"),
+        ("2FA 用 Authy，备用码在抽屉里", "private"),
+        ("VPS: 124.156.176.155，用 ssh vps 连接", "public"),
+        ("Web搜索需配置Brave API key", "public"),
+        ("用户住在杭州，是产品经理", "public"),
+    ],
+)
+def test_accounts_and_contact_details_are_private(text: str, audience: str) -> None:
+    assert classify(text).audience == audience
