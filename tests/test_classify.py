@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memctl.classify import ACTIVE, PENDING, Classification, classify
+from memctl.classify import ACTIVE, PENDING, Classification, classify, file_realm
 from memctl.classify.rules import explain, lexicon
 from memctl.context import load_settings
 from memctl.models import AUDIENCES, LAYERS, REALMS
@@ -335,3 +335,15 @@ def test_reply_language_is_the_users_taste_even_in_claude_md() -> None:
 )
 def test_accounts_and_contact_details_are_private(text: str, audience: str) -> None:
     assert classify(text).audience == audience
+
+
+def test_file_realm_needs_enough_lines_that_agree() -> None:
+    t = lexicon().thresholds
+    n = int(t["file_realm_min_lines"])
+    assert file_realm([("work", True)] * n + [("real", False)] * 50) == "work"
+    assert file_realm([("work", True)] * (n - 1) + [("real", False)] * 50) is None
+    # A split file decides nothing; unknown and uncued lines do not vote.
+    assert file_realm([("work", True)] * n + [("real", True)] * n) is None
+    assert file_realm([("unknown", True)] * 20 + [("real", True)] * n) == "real"
+    assert classify("Session-Lane 并发模型").realm_cued is False
+    assert classify("推特粉丝目标 3000").realm_cued is True

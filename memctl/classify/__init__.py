@@ -10,6 +10,8 @@ thresholds, dates), facts.toml, secrets.toml and injection.toml.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -33,6 +35,9 @@ class Classification:
     expires_at: str | None  # ISO date from which a dated plan is stale
     status: str  # "active" or "pending_review"
     reasons: tuple[str, ...]  # why pending: "<category>: <detail>" or "<category> (<detail>)"
+    # Whether the line itself (its text, heading or category) spoke to the realm; a line that
+    # did not may take the realm its file's other lines agree on (`file_realm`).
+    realm_cued: bool = True
 
 
 def classify(
@@ -72,7 +77,25 @@ def classify(
         expires_at=expires,
         status=PENDING if reasons else ACTIVE,
         reasons=tuple(reasons),
+        realm_cued=scores.realm_cued,
     )
 
 
-__all__ = ["ACTIVE", "PENDING", "Classification", "classify"]
+def file_realm(lines: Iterable[tuple[str, bool]]) -> str | None:
+    """The realm a file's uncued lines take, from (realm, realm_cued) of all its lines.
+
+    The file's role is evidence (TAXONOMY.md): in a business agent's notes, "Session-Lane并发模型"
+    is work knowledge although the line alone does not say so. When enough of the file's lines
+    say their realm and most of them agree, that realm is the file's; else None (each line
+    keeps its own guess). Thresholds: classify.toml, [thresholds] file_realm_*.
+    """
+    t = rules.lexicon().thresholds
+    said = Counter(realm for realm, cued in lines if cued and realm != "unknown")
+    total = sum(said.values())
+    if not said or total < t["file_realm_min_lines"]:
+        return None
+    realm, count = said.most_common(1)[0]
+    return realm if count / total >= t["file_realm_min_share"] else None
+
+
+__all__ = ["ACTIVE", "PENDING", "Classification", "classify", "file_realm"]

@@ -105,6 +105,7 @@ class Scores:
     emotional_weight: float
     confidence: float
     hedged: bool
+    realm_cued: bool  # a cue of the line itself (text, heading, category) spoke to the realm
 
 
 def _clip(x: float) -> float:
@@ -177,9 +178,12 @@ def score(
     lex = lexicon()
     t = lex.thresholds
     totals = dict(lex.priors)
+    realm_cued = False
     for i in _fired(text, path, section, category, text_grams):
-        for key, weight in lex.cues[i].effects:
+        cue = lex.cues[i]
+        for key, weight in cue.effects:
             totals[key] = totals.get(key, 0.0) + weight
+            realm_cued = realm_cued or (key.startswith("realm.") and cue.on != "path")
 
     ranked = sorted(((totals.get(f"layer.{n}", 0.0), n) for n in LAYERS), key=lambda p: -p[0])
     layer = ranked[0][1]
@@ -205,4 +209,5 @@ def score(
         emotional_weight=_clip(lex.base_emotion.get(layer, 0.0) + totals.get("emotion", 0.0)),
         confidence=_clip(confidence),
         hedged=hedged,
+        realm_cued=realm_cued,
     )
