@@ -347,3 +347,10 @@ def test_file_realm_needs_enough_lines_that_agree() -> None:
     assert file_realm([("unknown", True)] * 20 + [("real", True)] * n) == "real"
     assert classify("Session-Lane 并发模型").realm_cued is False
     assert classify("推特粉丝目标 3000").realm_cued is True
+
+
+def test_only_the_nearest_heading_makes_a_log() -> None:
+    note = {"path": "memory/2026-02-14.md"}
+    lesson = classify("DeepSeek 适合批量生成内容", section="2026-02-14 工作日志 > 经验总结", **note)
+    data = classify("推特粉丝 2,807", section="2026-02-14 工作日志 > 今日数据", **note)
+    assert (lesson.layer, data.layer) == ("procedural", "episodic")
