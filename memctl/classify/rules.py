@@ -178,12 +178,13 @@ def score(
     lex = lexicon()
     t = lex.thresholds
     totals = dict(lex.priors)
-    realm_cued = False
+    own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
     for i in _fired(text, path, section, category, text_grams):
         cue = lex.cues[i]
         for key, weight in cue.effects:
             totals[key] = totals.get(key, 0.0) + weight
-            realm_cued = realm_cued or (key.startswith("realm.") and cue.on != "path")
+            if key.startswith("realm.") and cue.on != "path":
+                own[key] = own.get(key, 0.0) + weight
 
     ranked = sorted(((totals.get(f"layer.{n}", 0.0), n) for n in LAYERS), key=lambda p: -p[0])
     layer = ranked[0][1]
@@ -191,6 +192,10 @@ def score(
 
     scores = {n: totals.get(f"realm.{n}", 0.0) for n in ("fictional", "work", "real")}
     realm = _realm(scores["fictional"], scores["work"], scores["real"], t["fictional_min"])
+    # A line says its realm when its own cues weigh enough (or push it to unknown).
+    realm_cued = (
+        own.get(f"realm.{realm}", 0.0) >= t["realm_cue_min"] if realm != "unknown" else bool(own)
+    )
 
     private_weight = totals.get("audience.private", 0.0)
     # A role-play character's illness or family is not the user's: only an explicit
