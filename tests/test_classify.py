@@ -348,7 +348,7 @@ def test_file_realm_needs_enough_lines_that_agree() -> None:
     assert classify("Session-Lane 并发模型").realm_cued is False
     assert classify("推特粉丝目标 3000").realm_cued is True
     # A passing mention of the user is too weak to say the line's realm; a name is not.
-    assert classify("需要用户在 Chrome 里点一下扩展图标").realm_cued is False
+    assert classify("标题先让用户投票再定").realm_cued is False
     assert classify("主人：Yu").realm_cued is True
 
 
