@@ -7,6 +7,10 @@ as a user would import it) and reads back, per source (path, line), the entry it
 Prints the share of active entries, the review reasons by category and, when dev labels are
 found (JSONL per file: line, kind, layer, realm, audience), layer / realm / audience accuracy
 on the labelled memory lines. It never opens a file marked "test", nor the test labels.
+
+The gold set's own scorer (tests/quality/score.py on the gold branch) is the reference: it
+imports a whole agent folder into one store, so cross-file duplicates land as it counts them.
+This loop imports file by file and lists misses (--wrong layer|realm|audience) for tuning.
 """
 
 from __future__ import annotations
@@ -62,12 +66,9 @@ def category(reason: str) -> str:
 
 
 def label_file(key: str, labels: Path) -> Path | None:
-    name = key.split(":", 1)[1].replace("/", "__")
-    for candidate in (labels / f"{name}.jsonl", labels / key.split(":", 1)[0] / f"{name}.jsonl"):
-        if candidate.is_file():
-            return candidate
-    hits = [p for p in labels.rglob("*.jsonl") if Path(key.split(":", 1)[1]).name in p.name]
-    return hits[0] if len(hits) == 1 else None
+    """The gold label file of a split key (its name: the key with ":" and "/" as "__")."""
+    path = labels / (key.replace(":", "__").replace("/", "__") + ".jsonl")
+    return path if path.is_file() else None
 
 
 def main() -> int:
