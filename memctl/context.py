@@ -3,7 +3,9 @@
 Two blocks with hard budgets (seed 001, section 四): a fixed block (boundary, persona,
 relationship, profile) of at most `budget.fixed` tokens, and a retrieval block (episodic,
 procedural entries relevant to the query, via FTS5/BM25, else the most recent) of at most
-`budget.retrieval` tokens. Only active, unexpired, unmerged entries are used; private entries
+`budget.retrieval` tokens. A fixed-layer entry whose layer confidence is below
+`fixed.min_confidence` is only perhaps a fact of that layer: it competes in the retrieval block
+instead. Only active, unexpired, unmerged entries are used; private entries
 only in private channels; fictional entries only in role-play channels. The block starts with
 CONTEXT_MARKER so no reader ever re-imports it from a later transcript.
 """
