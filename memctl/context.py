@@ -3,7 +3,9 @@
 Two blocks with hard budgets (seed 001, section 四): a fixed block (boundary, persona,
 relationship, profile) of at most `budget.fixed` tokens, and a retrieval block (episodic,
 procedural entries relevant to the query, via FTS5/BM25, else the most recent) of at most
-`budget.retrieval` tokens. Only active, unexpired, unmerged entries are used; private entries
+`budget.retrieval` tokens. A fixed-layer entry whose layer confidence is below
+`fixed.min_confidence` is only perhaps a fact of that layer: it competes in the retrieval block
+instead. Only active, unexpired, unmerged entries are used; private entries
 only in private channels; fictional entries only in role-play channels. The block starts with
 CONTEXT_MARKER so no reader ever re-imports it from a later transcript.
 """
@@ -58,6 +60,7 @@ class Settings:
     headings: dict[str, str]
     # The retrieval block's last line when relevant entries did not fit; "{count}" is filled in.
     dropped_notice: str = ""
+    fixed_min_confidence: float = 0.0
 
     def channel(self, name: str) -> Channel:
         return self.channels.get(name, Channel(name))
@@ -98,6 +101,7 @@ def load_settings(path: Path | None = None, overrides: dict[str, Any] | None = N
         },
         headings=dict(raw["headings"]),
         dropped_notice=raw["notice"]["dropped"],
+        fixed_min_confidence=float(raw["fixed"]["min_confidence"]),
     )
 
 
@@ -216,8 +220,9 @@ def build(
         heading: str | None = settings.headings[layer]
         rows = user.conn.execute(
             f"SELECT * FROM entries WHERE {where} AND layer = ? "
+            "AND (confidence IS NULL OR confidence >= ?) "
             "ORDER BY importance DESC, ts DESC, id LIMIT ?",
-            [*params, layer, settings.fixed_budget],
+            [*params, layer, settings.fixed_min_confidence, settings.fixed_budget],
         )
         for row in rows:
             if fixed.try_add(heading, dict(row)):
@@ -238,17 +243,16 @@ def build(
                 for r in user.conn.execute(
                     f"SELECT e.* FROM {search.ACTIVE} f JOIN entries e ON e.id = f.rowid "
                     f"WHERE {search.ACTIVE} MATCH ? AND {_prefixed(where)} "
-                    f"AND e.layer IN ({_marks(RETRIEVAL_LAYERS)}) "
+                    f"AND {_retrievable('e.')} "
                     f"ORDER BY bm25({search.ACTIVE}) LIMIT ?",
-                    [expression, *params, *RETRIEVAL_LAYERS, settings.max_hits],
+                    [expression, *params, *_retrievable_params(settings), settings.max_hits],
                 )
             ]
             source = "search" if candidates else source
     if not candidates:
         recent = user.conn.execute(
-            f"SELECT * FROM entries WHERE {where} AND layer IN ({_marks(RETRIEVAL_LAYERS)}) "
-            "ORDER BY id DESC LIMIT ?",
-            [*params, *RETRIEVAL_LAYERS, settings.recent * 20],
+            f"SELECT * FROM entries WHERE {where} AND {_retrievable()} ORDER BY id DESC LIMIT ?",
+            [*params, *_retrievable_params(settings), settings.recent * 20],
         )
         by_time = sorted((dict(r) for r in recent), key=_recency, reverse=True)
         candidates = by_time[: settings.recent]
@@ -304,6 +308,19 @@ def _prefixed(where: str) -> str:
     for column in ("user_id", "status", "merged_into", "expires_at", "audience", "realm"):
         where = re.sub(rf"\b(?<!\.){column}\b", f"e.{column}", where)
     return where
+
+
+def _retrievable(prefix: str = "") -> str:
+    """Entries the retrieval block may use: its own layers, and fixed-layer entries whose layer
+    is too unsure for the fixed block (see `fixed.min_confidence` in data/context.toml)."""
+    return (
+        f"({prefix}layer IN ({_marks(RETRIEVAL_LAYERS)}) OR ({prefix}layer IN "
+        f"({_marks(FIXED_LAYERS)}) AND {prefix}confidence < ?))"
+    )
+
+
+def _retrievable_params(settings: Settings) -> list[Any]:
+    return [*RETRIEVAL_LAYERS, *FIXED_LAYERS, settings.fixed_min_confidence]
 
 
 def _marks(items: Any) -> str:

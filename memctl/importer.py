@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from memctl import CONTEXT_MARKER, conflicts, copies, merge
-from memctl.classify import classify, injection, secrets
+from memctl.classify import classify, file_realm, injection, secrets
 from memctl.dedupe import Engine, Item, Merge
 from memctl.errors import InputNotFound
 from memctl.ingest import frontmatter, noise
@@ -397,13 +397,21 @@ def _import_file(
             merged_away = {
                 i for i, a in enumerate(to_classify) if planned[a.norm_hash] in born_merged
             }
+            realms: list[tuple[int, str, str, bool]] = []  # id, content, realm, cued
             for start, results in shared.results(merged_away):
                 chunk = to_classify[start : start + len(results)]
-                store.add_entries(
-                    _entry_fields(a, planned[a.norm_hash], None, fields)
+                kept = [
+                    (a, fields)
                     for a, fields in zip(chunk, results, strict=True)
-                    if planned[a.norm_hash] not in born_merged
+                    if planned[a.norm_hash] not in born_merged and fields is not None
+                ]
+                realms.extend(
+                    (planned[a.norm_hash], a.content, f["realm"], f[REALM_CUED]) for a, f in kept
                 )
+                store.add_entries(
+                    _entry_fields(a, planned[a.norm_hash], None, fields) for a, fields in kept
+                )
+            _settle_realms(store, realms)
         finally:
             shared.close()
         created_ids = [seen[h] for h in new if seen[h] not in born_merged]
@@ -558,7 +566,24 @@ def _entry_fields(
             fields.update(status="pending_review", review_reasons=orjson.dumps(flags).decode())
     else:
         fields.update(classified if classified is not None else _classified(_job(a)))
+        fields.pop(REALM_CUED)
     return fields
+
+
+def _settle_realms(store: UserStore, lines: list[tuple[int, str, str, bool]]) -> None:
+    """A file's new lines that say nothing of their realm take the one its lines agree on."""
+    realm = file_realm((r, cued) for _, _, r, cued in lines)
+    if realm is None:
+        return
+    store.conn.executemany(
+        "UPDATE entries SET realm = :realm, fact_key = :fact_key, fact_value = :fact_value, "
+        "fact_certain = :fact_certain WHERE user_id = :user AND id = :id",
+        [
+            {"id": i, "user": store.user_id, "realm": realm, **conflicts.fact_fields(text, realm)}
+            for i, text, was, cued in lines
+            if not cued and was != realm
+        ],
+    )
 
 
 _Job = tuple[str, str | None, str | None, str, str | None, str | None]
@@ -580,12 +605,16 @@ def _classified(job: _Job) -> dict[str, Any]:
         "emotional_weight": c.emotional_weight, "confidence": c.confidence,
         "expires_at": c.expires_at, "status": c.status,
         "review_reasons": orjson.dumps(list(c.reasons)).decode() if c.reasons else None,
+        REALM_CUED: c.realm_cued,
     }  # fmt: skip
     # Facts shape supersede chains only where they are about the real user (same rule as
     # re-classify and edit use).
     fields.update(conflicts.fact_fields(content, c.realm))
     return fields
 
+
+# Not an entry column: whether the classifier found a realm cue on the line (for _settle_realms).
+REALM_CUED = "realm_cued"
 
 PARALLEL_MIN = 4000  # new entries in one file before a worker shares their classification
 

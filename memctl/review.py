@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from memctl import changes, conflicts, search
-from memctl.classify import classify, secrets
+from memctl.classify import Classification, classify, file_realm, secrets
 from memctl.errors import EntryNotFound, UsageError
 from memctl.ingest import frontmatter
 from memctl.ingest.textio import iter_lines
@@ -294,6 +294,7 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     ):
         decided.setdefault(entry_id, set()).update(orjson.loads(after or "{}"))
     planned = []
+    classified = []
     for entry in user.entries(["active", "pending_review"]):
         first = next(iter(user.sources(entry["id"])), None)
         c = classify(
@@ -301,18 +302,25 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
             section=first["section"] if first else None, path=first["path"] if first else None,
             category=first["category"] if first else None,
         )  # fmt: skip
+        classified.append((entry, first["path"] if first else None, c))
+    # As at import, a line that says nothing of its realm takes the one its file agrees on.
+    by_file: dict[str | None, list[Classification]] = {}
+    for _, path, c in classified:
+        by_file.setdefault(path, []).append(c)
+    realms = {p: file_realm((c.realm, c.realm_cued) for c in cs) for p, cs in by_file.items()}
+    for entry, path, c in classified:
+        realm = realms[path] if not c.realm_cued and realms[path] else c.realm
         # What the source file says its records are bounds the layer, as at import.
-        layer = frontmatter.apply_hint(c.layer, frontmatter.file_hint(first["path"]) if first
-                                       else None)  # fmt: skip
+        layer = frontmatter.apply_hint(c.layer, frontmatter.file_hint(path) if path else None)
         reasons = list(c.reasons)
         if c.status == "pending_review" and entry["review_reasons"]:
             reasons += [r for r in orjson.loads(entry["review_reasons"])
                         if conflicts.is_conflict_reason(r) and r not in reasons]  # fmt: skip
         new = {
-            "realm": c.realm, "layer": layer, "audience": c.audience, "expires_at": c.expires_at,
+            "realm": realm, "layer": layer, "audience": c.audience, "expires_at": c.expires_at,
             "status": c.status,
             "review_reasons": orjson.dumps(reasons).decode() if reasons else None,
-            **conflicts.fact_fields(entry["content"], c.realm),
+            **conflicts.fact_fields(entry["content"], realm),
         }  # fmt: skip
         # Facts are derived from the text, never chosen: they follow the lexicon even then.
         mine = decided.get(entry["id"], set()) - _FACT_FIELDS

@@ -89,15 +89,17 @@ def test_accuracy_on_the_labelled_set(
     assert full >= floor
 
 
-def test_wrong_answers_are_mostly_pending_review() -> None:
-    """Low confidence is the classifier saying it may be wrong: errors should cluster there."""
-    wrong = right = wrong_pending = right_pending = 0
+def test_wrong_layers_are_less_confident_and_no_line_waits_for_being_unsure() -> None:
+    """Confidence is the classifier saying it may be wrong about the layer: errors should sit
+    lower. It is not a reason to hold a line back: a clean line is active whatever its score."""
+    wrong = [RESULTS[r["text"]].confidence for r in EVERYTHING if predict(r)["layer"] != r["layer"]]
+    right = [RESULTS[r["text"]].confidence for r in EVERYTHING if predict(r)["layer"] == r["layer"]]
+    print(
+        f"\nmean layer confidence: wrong {sum(wrong) / max(len(wrong), 1):.2f} ({len(wrong)}),"
+        f" right {sum(right) / len(right):.2f} ({len(right)})"
+    )
+    assert not wrong or sum(wrong) / len(wrong) < sum(right) / len(right)
     for row in EVERYTHING:
         c = RESULTS[row["text"]]
-        is_wrong = c.layer != row["layer"] or c.realm != row["realm"]
-        pending = c.status == "pending_review"
-        wrong, wrong_pending = wrong + is_wrong, wrong_pending + (is_wrong and pending)
-        right, right_pending = right + (not is_wrong), right_pending + (not is_wrong and pending)
-    print(f"\npending: {wrong_pending}/{wrong} wrong, {right_pending}/{right} right")
-    assert right_pending / right < 0.2
-    assert wrong == 0 or wrong_pending / wrong > right_pending / right
+        assert (c.status == "active") == (not c.reasons), row["text"]
+        assert all(not r.startswith(("low confidence", "realm unknown")) for r in c.reasons)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import orjson
+
 
 def _statuses(query):
     return query("SELECT content, status FROM entries ORDER BY id")
@@ -66,3 +68,37 @@ def test_instruction_like_text_is_never_active(tree, import_json, query):
     ((status, reasons),) = query("SELECT status, review_reasons FROM entries")
     assert status == "pending_review"
     assert "instruction" in reasons
+
+
+# A business agent's notes: most lines that say their realm say work, so the lines that say
+# nothing (tool notes, lessons) are work too; a line that says real stays real.
+BUSINESS = (
+    "# MEMORY\n\n"
+    "- 推特粉丝目标 3000，每天发推两条\n"
+    "- 竞品账号每周复盘一次爆款\n"
+    "- 小红书运营：笔记先存草稿\n"
+    "- 外联评论要先给专业建议，不硬广\n"
+    "- 变现方向：线下客户咨询\n"
+    "- Session-Lane 并发模型\n"
+    "- 失败恢复与模型回退\n"
+    "- 我住在杭州\n"
+)
+PERSONAL = (
+    "# MEMORY\n\n"
+    "- 我住在杭州\n- 我对花生过敏\n- 我喜欢爬山\n- 我养了一只猫\n- 我老婆叫小雨\n"
+    "- Session-Lane 并发模型\n- 失败恢复与模型回退\n"
+)
+
+
+def test_lines_that_say_no_realm_take_the_one_their_file_agrees_on(tree, import_json, query, run):
+    import_json(tree({"biz/MEMORY.md": BUSINESS, "home/MEMORY.md": PERSONAL}))
+    realm = dict(query("SELECT content, realm FROM entries WHERE id <= 8"))
+    assert realm["Session-Lane 并发模型"] == realm["失败恢复与模型回退"] == "work"
+    assert realm["推特粉丝目标 3000，每天发推两条"] == "work"
+    assert realm["我住在杭州"] == "real"
+    personal = query("SELECT realm FROM entries WHERE id > 8")
+    assert personal and {r for (r,) in personal} == {"real"}
+    # Re-classifying reaches the same realms: it settles files the same way.
+    result = run("classify", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changed"] == 0

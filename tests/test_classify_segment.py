@@ -89,7 +89,7 @@ def test_requirement_finds_the_literal_a_match_needs() -> None:
 def all_patterns() -> list[tuple[str, int]]:
     """Every gated pattern memctl uses, with its flags."""
     found = [(g.pattern.pattern, 0) for cue in rules.lexicon().cues for g in cue.patterns]
-    _, index = injection._flags()
+    *_, index = injection._flags()
     found += [(g.pattern.pattern, g.pattern.flags) for _, g in index.always]
     found += [
         (g.pattern.pattern, g.pattern.flags) for lst in index.by_literal.values() for _, g in lst

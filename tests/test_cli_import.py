@@ -374,7 +374,7 @@ def test_entry_ids_follow_input_order(tree, import_json, run):
     import_json(root)
     rows = orjson.loads(run("list", "--json").stdout)
     assert [(r["id"], r["content"], r["layer"]) for r in rows] == [
-        (1, "fact A", "profile"),
+        (1, "fact A", "procedural"),  # no evidence: a working agent's default layer
         (2, "went to Paris", "episodic"),
-        (3, "fact B", "profile"),
+        (3, "fact B", "procedural"),
     ]

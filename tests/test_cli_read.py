@@ -32,7 +32,7 @@ def three(tree, import_json, db_path):
                      "audience = 'public' WHERE id IN (1, 2)")  # fmt: skip
         conn.execute("UPDATE entries SET status = 'archived', layer = 'relationship' WHERE id = 2")
         conn.execute("UPDATE entries SET status = 'pending_review', audience = 'private', "
-                     "realm = 'fictional' WHERE id = 3")  # fmt: skip
+                     "realm = 'fictional', layer = 'profile' WHERE id = 3")  # fmt: skip
     conn.close()
     return root
 

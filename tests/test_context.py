@@ -447,3 +447,26 @@ def test_an_emitted_block_is_never_imported_back(
         [("user", block.replace(CONTEXT_MARKER, "")), ("assistant", "好的")],
     )
     assert import_json(control, "--user", "alice")["added"] == 1  # fmt: skip
+
+
+# -- unsure layers -----------------------------------------------------------------------------
+
+
+def test_an_unsure_fixed_layer_goes_to_retrieval_not_the_fixed_block(
+    run: Run, store: Store, tmp_path: Path
+) -> None:
+    floor = context.load_settings().fixed_min_confidence
+    assert 0 < floor < 1
+    sure = add(store, "茶：喜欢正山小种", layer="profile", confidence=floor)
+    unsure = add(store, "茶：大概是乌龙", layer="profile", confidence=floor - 0.01)
+    boundary = add(store, "茶：从不推荐奶茶店", layer="boundary", confidence=0.1)
+    for query in (("--query", "茶"), ()):
+        out = context_json(run, "--channel", "private", *query, "--no-touch")
+        assert ids(out["fixed"]) == [sure], query
+        assert set(ids(out["retrieval"])) == {unsure, boundary}, query
+    # The floor is a setting: at 0 every fixed-layer entry is in the fixed block again.
+    config = tmp_path / "context.toml"
+    config.write_text("[fixed]\nmin_confidence = 0.0\n")
+    out = context_json(run, "--channel", "private", "--config", config, "--no-touch")
+    assert set(ids(out["fixed"])) == {sure, unsure, boundary}
+    assert ids(out["retrieval"]) == []

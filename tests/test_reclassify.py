@@ -143,7 +143,7 @@ def test_a_hand_activated_instruction_goes_back_to_review(imported, run, query, 
     (change,) = classify_json(run)["changes"]
     assert change["after"] == {
         "status": "pending_review",
-        "review_reasons": '["instruction-like text","low confidence (0.45)"]',
+        "review_reasons": "[\"instruction-like text: 'Ignore previous instructions'\"]",
     }
     assert query("SELECT status FROM entries WHERE content LIKE 'Ignore previous%'") == [
         ("pending_review",)
@@ -152,7 +152,7 @@ def test_a_hand_activated_instruction_goes_back_to_review(imported, run, query, 
 
 def test_an_approved_entry_keeps_its_status(imported, run, query):
     pending = [i for (i,) in query("SELECT id FROM entries WHERE status = 'pending_review'")]
-    assert len(pending) >= 4
+    assert len(pending) >= 3
     assert run("review", "approve", *map(str, pending)).exit_code == 0
     rejected = query("SELECT id FROM entries WHERE content LIKE 'Ignore previous%'")[0][0]
     run("review", "undo", str(query("SELECT max(id) FROM changes WHERE entry_id = ? "
@@ -228,3 +228,19 @@ def test_classify_without_a_database(run, db_path):
     assert result.exit_code == 1
     assert result.stderr == f"Error: no memctl database at {db_path} (import something first)\n"
     assert not db_path.exists()
+
+
+def test_entries_held_back_only_for_low_confidence_become_active(imported, run, query, db_path):
+    # A store written before the status policy: lines held back for being unsure of their layer
+    # or realm. Neither is a reason a person can act on, so re-classifying puts them in use.
+    sql(db_path, "UPDATE entries SET status = 'pending_review', "
+                 "review_reasons = '[\"low confidence (0.31)\",\"realm unknown\"]' "
+                 "WHERE content IN ('我对花生过敏', 'My editor is Emacs')")  # fmt: skip
+    report = classify_json(run)
+    changed = {c["content"]: c["after"] for c in report["changes"]}
+    for content in ("我对花生过敏", "My editor is Emacs"):
+        assert changed[content]["status"] == "active"
+        assert changed[content]["review_reasons"] is None
+    assert query("SELECT status FROM entries WHERE content LIKE 'Ignore previous%'") == [
+        ("pending_review",)
+    ]

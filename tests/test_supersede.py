@@ -207,14 +207,13 @@ def test_an_instruction_cannot_rewrite_a_fact(tree, import_json, query):
     assert links(query) == []
 
 
-def test_a_low_confidence_entry_does_not_supersede_an_active_one(tree, import_json, query):
-    # (The classifier is unsure of "I switched to …" in a daily note: confidence 0.47.)
+def test_an_unsure_layer_does_not_stop_a_clear_change_from_superseding(tree, import_json, query):
+    # The classifier is unsure of the layer of "I switched to …" in a daily note; that is no
+    # reason to hold it back (TAXONOMY.md, Status), so the newer editor supersedes the older.
     import_json(tree({"memory/2026-01-01.md": "- My editor is Emacs\n",
                       "memory/2026-02-01.md": "- I switched to Neovim\n"}))  # fmt: skip
-    assert query("SELECT status FROM entries ORDER BY id") == [("active",), ("pending_review",)]
-    assert links(query) == []
-    (reasons,) = query("SELECT review_reasons FROM entries WHERE id = 2")[0]
-    assert "replaces editor 'emacs' (#1) with 'neovim' once approved" in orjson.loads(reasons)
+    assert query("SELECT status FROM entries ORDER BY id") == [("superseded",), ("active",)]
+    assert len(links(query)) == 1
 
 
 @pytest.mark.parametrize(

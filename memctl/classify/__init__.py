@@ -10,6 +10,8 @@ thresholds, dates), facts.toml, secrets.toml and injection.toml.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -29,10 +31,13 @@ class Classification:
     audience: str  # public | private
     importance: float  # [0, 1]
     emotional_weight: float  # [0, 1]
-    confidence: float  # [0, 1]
+    confidence: float  # [0, 1], how clearly the layer won (hedged wording lowers it)
     expires_at: str | None  # ISO date from which a dated plan is stale
     status: str  # "active" or "pending_review"
-    reasons: tuple[str, ...]  # why pending, human-readable
+    reasons: tuple[str, ...]  # why pending: "<category>: <detail>" or "<category> (<detail>)"
+    # Whether the line itself (its text, heading or category) spoke to the realm; a line that
+    # did not may take the realm its file's other lines agree on (`file_realm`).
+    realm_cued: bool = True
 
 
 def classify(
@@ -51,11 +56,11 @@ def classify(
     text_grams = grams(segment.fold(text))
     scores = rules.score(text, path=path, section=section, category=category, text_grams=text_grams)
     thresholds = rules.lexicon().thresholds
+    # Only a reason a person can act on holds an entry back (TAXONOMY.md, Status): memory-file
+    # lines were already in use by the agent, and a transcript line passed the restraint rules.
+    # An unsure layer or an unknown realm is not such a reason: the best guess is kept, with
+    # its confidence, and `memctl context` keeps unsure layers out of the fixed block.
     reasons = injection.flags(text, text_grams)
-    if scores.realm == "unknown":
-        reasons.append("realm unknown")
-    if scores.confidence < thresholds["review_below"]:
-        reasons.append(f"low confidence ({scores.confidence:.2f})")
     # Only hedged wording can make a fact uncertain, so the (slower) extraction runs only then.
     if facts.hedged(text, text_grams) and (fact := facts.extract(text)) is not None:
         reasons.append(f"uncertain fact ({fact.predicate})")
@@ -72,7 +77,25 @@ def classify(
         expires_at=expires,
         status=PENDING if reasons else ACTIVE,
         reasons=tuple(reasons),
+        realm_cued=scores.realm_cued,
     )
 
 
-__all__ = ["ACTIVE", "PENDING", "Classification", "classify"]
+def file_realm(lines: Iterable[tuple[str, bool]]) -> str | None:
+    """The realm a file's uncued lines take, from (realm, realm_cued) of all its lines.
+
+    The file's role is evidence (TAXONOMY.md): in a business agent's notes, "Session-Lane并发模型"
+    is work knowledge although the line alone does not say so. When enough of the file's lines
+    say their realm and most of them agree, that realm is the file's; else None (each line
+    keeps its own guess). Thresholds: classify.toml, [thresholds] file_realm_*.
+    """
+    t = rules.lexicon().thresholds
+    said = Counter(realm for realm, cued in lines if cued and realm != "unknown")
+    total = sum(said.values())
+    if not said or total < t["file_realm_min_lines"]:
+        return None
+    realm, count = said.most_common(1)[0]
+    return realm if count / total >= t["file_realm_min_share"] else None
+
+
+__all__ = ["ACTIVE", "PENDING", "Classification", "classify", "file_realm"]

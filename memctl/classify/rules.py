@@ -1,7 +1,8 @@
 """Rule scoring: compiles memctl/data/classify.toml once and scores an entry against it.
 
-Every cue is tested once; a firing cue adds its weights once. The winning layer and realm and
-how clearly they won give the confidence. Lexicon changes belong in the TOML, not here.
+Every cue is tested once; a firing cue adds its weights once. The winning layer, realm and
+audience are the highest totals; how clearly the layer won is the confidence. Lexicon changes
+belong in the TOML, not here.
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ class Scores:
     emotional_weight: float
     confidence: float
     hedged: bool
+    realm_cued: bool  # a cue of the line itself (text, heading, category) spoke to the realm
 
 
 def _clip(x: float) -> float:
@@ -176,9 +178,13 @@ def score(
     lex = lexicon()
     t = lex.thresholds
     totals = dict(lex.priors)
+    own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
     for i in _fired(text, path, section, category, text_grams):
-        for key, weight in lex.cues[i].effects:
+        cue = lex.cues[i]
+        for key, weight in cue.effects:
             totals[key] = totals.get(key, 0.0) + weight
+            if key.startswith("realm.") and cue.on != "path":
+                own[key] = own.get(key, 0.0) + weight
 
     ranked = sorted(((totals.get(f"layer.{n}", 0.0), n) for n in LAYERS), key=lambda p: -p[0])
     layer = ranked[0][1]
@@ -186,11 +192,10 @@ def score(
 
     scores = {n: totals.get(f"realm.{n}", 0.0) for n in ("fictional", "work", "real")}
     realm = _realm(scores["fictional"], scores["work"], scores["real"], t["fictional_min"])
-    if realm == "unknown":
-        realm_share = t["unknown_realm_confidence"]
-    else:
-        runner_up = max(v for k, v in scores.items() if k != realm)
-        realm_share = _share(scores[realm], runner_up, t["smoothing"])
+    # A line says its realm when its own cues weigh enough (or push it to unknown).
+    realm_cued = (
+        own.get(f"realm.{realm}", 0.0) >= t["realm_cue_min"] if realm != "unknown" else bool(own)
+    )
 
     private_weight = totals.get("audience.private", 0.0)
     # A role-play character's illness or family is not the user's: only an explicit
@@ -198,9 +203,8 @@ def score(
     private = private_weight > 0 and (realm != "fictional" or private_weight >= 3)
 
     hedged = totals.get("hedge", 0.0) > 0
-    confidence = t["layer_share"] * layer_share + (1 - t["layer_share"]) * realm_share
-    if hedged:
-        confidence *= t["hedge_factor"]
+    # Confidence is about the layer: it decides which context block an entry may enter.
+    confidence = layer_share * (t["hedge_factor"] if hedged else 1.0)
 
     return Scores(
         layer=layer,
@@ -210,4 +214,5 @@ def score(
         emotional_weight=_clip(lex.base_emotion.get(layer, 0.0) + totals.get("emotion", 0.0)),
         confidence=_clip(confidence),
         hedged=hedged,
+        realm_cued=realm_cued,
     )
