@@ -32,7 +32,10 @@ from memctl import consolidate, lock, merge, segment
 from memctl.importer import import_paths
 from memctl.store import Store
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs flock and SIGKILL")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform == "win32", reason="needs flock and SIGKILL"),
+]
 
 # When the n-th COMMIT of a run starts is a different moment from one run to the next: a
 # consolidation that was killed leaves decay's own time behind, not the clean run's.

@@ -190,6 +190,7 @@ JOIN = DedupeConfig.default().with_(join_min_batch=0, join_min_share=0.0)  # alw
 PROBE = DedupeConfig.default().with_(join_min_batch=10**9)  # always the inverted index
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunks", [1, 6])
 def test_batch_join_and_index_probes_give_exactly_the_same_merges(chunks: int) -> None:
     records = build(3_000, seed=3)

@@ -62,6 +62,7 @@ def test_labelled_fixture_precision_and_recall(capsys: pytest.CaptureFixture[str
     assert recall >= 0.97
 
 
+@pytest.mark.slow
 def test_seed_shape_converges_to_its_distinct_memories() -> None:
     records, distinct = seed_shape()
     assert len(records) == 2617
