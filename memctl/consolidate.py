@@ -20,7 +20,7 @@ import orjson
 from memctl import changes, conflicts, merge, search
 from memctl.errors import ConfigError, MemctlError
 from memctl.models import LAYERS
-from memctl.store import Store, now_iso
+from memctl.store import Store, chunks, now_iso
 
 INTERRUPTED = "interrupted: the process ended before the run finished"
 
@@ -178,7 +178,11 @@ def _archive(ctx: RunContext, user_id: str, action: str, items: Sequence[changes
 
 def step_caps(ctx: RunContext) -> int:
     """Archive the lowest importance x recency entries of any user layer over its cap, each a
-    logged change ("evict")."""
+    logged change ("evict").
+
+    An entry evicted before and active again was brought back by a person (`review undo`): it
+    is kept, and the next lowest go in its place.
+    """
     conn = ctx.store.conn
     over = conn.execute(
         "SELECT user_id, layer, count(*) FROM entries WHERE status = 'active' "
@@ -196,9 +200,29 @@ def step_caps(ctx: RunContext) -> int:
         ).fetchall()
         rows.sort(key=lambda r: (_score(ctx, r[1], r[2]), r[0]))
         note = f"over the cap of {cap} for layer {layer}"
-        victims = [(r[0], {"status": "archived"}, note) for r in rows[: count - cap]]
-        archived += _archive(ctx, user_id, "evict", victims)
+        victims = _unrestored(ctx, user_id, [r[0] for r in rows], count - cap)
+        archived += _archive(ctx, user_id, "evict", [(i, {"status": "archived"}, note)
+                                                     for i in victims])  # fmt: skip
     return archived
+
+
+def _unrestored(ctx: RunContext, user_id: str, ranked: list[int], wanted: int) -> list[int]:
+    """The first `wanted` of `ranked` that no person brought back after an eviction (only the
+    candidates are looked up: the log of a big store holds hundreds of thousands)."""
+    victims: list[int] = []
+    start = 0
+    while len(victims) < wanted and start < len(ranked):
+        batch = ranked[start : start + wanted - len(victims)]
+        start += len(batch)
+        restored: set[int] = set()
+        for ids in chunks(batch):
+            restored.update(r[0] for r in ctx.store.conn.execute(
+                "SELECT entry_id FROM changes WHERE user_id = ? AND action = 'evict' "
+                f"AND entry_id IN ({','.join('?' * len(ids))})",
+                [user_id, *ids],
+            ))  # fmt: skip
+        victims += [i for i in batch if i not in restored]
+    return victims
 
 
 def _score(ctx: RunContext, importance: float, when: str | None) -> float:

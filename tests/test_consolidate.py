@@ -259,6 +259,11 @@ def test_an_evicted_entry_is_explained_by_history_and_undo_brings_it_back(
     assert run("review", "undo", change["id"], "--user", "alice").exit_code == 0
     assert field(db_path, "status", low) == "active"
     assert field(db_path, "status", kept) == "active"
+    # The person chose to keep it: the cap still holds, and the next lowest goes instead.
+    again = consolidate.consolidate(store, settings(steps=["caps"], caps={"episodic": 1}), now=NOW)
+    assert again.counts == {"caps": 1}
+    assert (field(db_path, "status", low), field(db_path, "status", kept)) == ("active", "archived")
+    assert [c["action"] for c in history(run, kept)] == ["evict"]
 
 
 def test_decay_is_not_a_logged_change(store: Store, db_path: Path) -> None:
