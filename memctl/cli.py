@@ -885,10 +885,11 @@ def history_(
         out.print(f"  #{rel['id']} ({rel['status']}): {escape(rel['content'])}")
     changes = (
         [c["id"], c["at"], c["actor"], c["action"],
-         ", ".join(f"{k}: {c['before'].get(k)!r} → {v!r}" for k, v in c["after"].items())]
+         ", ".join(f"{k}: {c['before'].get(k)!r} → {v!r}" for k, v in c["after"].items()),
+         c["note"] or ""]
         for c in info["changes"]
     )  # fmt: skip
-    output.print_rows(out, ("change", "at", "by", "action", "before → after"), changes,
+    output.print_rows(out, ("change", "at", "by", "action", "before → after", "note"), changes,
                       title="changes")  # fmt: skip
 
 

@@ -9,7 +9,7 @@ holds the per-database lock (memctl.lock) so two schedulers never run it at once
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from importlib import resources
@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from memctl import conflicts, merge, search
+from memctl import changes, conflicts, merge, search
 from memctl.errors import ConfigError, MemctlError
 from memctl.models import LAYERS
 from memctl.store import Store, chunks, now_iso
@@ -144,19 +144,45 @@ class RunContext:
 Step = Callable[[RunContext], int]
 
 
+# Who consolidation's changes are logged as (`memctl history` shows it).
+ACTOR = "memctl"
+_EXPIRED = "expired on "
+
+
 def step_expire(ctx: RunContext) -> int:
-    """Archive entries whose expires_at has passed."""
-    cur = ctx.store.conn.execute(
-        "UPDATE entries SET status = 'archived', updated_at = ? "
+    """Archive entries whose expires_at has passed, each a logged change ("expire").
+
+    An entry a person brought back after it expired (`review undo`) is not expired again for
+    the same expires_at: the log says it was, and the person overruled it.
+    """
+    rows = ctx.store.conn.execute(
+        "SELECT user_id, id, expires_at FROM entries AS e "
         "WHERE expires_at IS NOT NULL AND expires_at <= ? "
-        "AND status IN ('active', 'pending_review')",
-        [ctx.now_iso, ctx.now_iso],
+        "AND status IN ('active', 'pending_review') AND NOT EXISTS (SELECT 1 FROM changes AS c "
+        "WHERE c.user_id = e.user_id AND c.entry_id = e.id AND c.action = 'expire' "
+        "AND c.note = ? || e.expires_at) ORDER BY user_id, id",
+        [ctx.now_iso, _EXPIRED],
     )
-    return cur.rowcount
+    by_user: dict[str, list[changes.Update]] = {}
+    for user_id, entry_id, expires_at in rows:
+        by_user.setdefault(user_id, []).append(
+            (entry_id, {"status": "archived"}, _EXPIRED + expires_at)
+        )
+    return sum(_archive(ctx, user_id, "expire", items) for user_id, items in by_user.items())
+
+
+def _archive(ctx: RunContext, user_id: str, action: str, items: Sequence[changes.Update]) -> int:
+    user = ctx.store.for_user(user_id)
+    return changes.update_many(user, action, items, who=ACTOR, at=ctx.now_iso)
 
 
 def step_caps(ctx: RunContext) -> int:
-    """Archive the lowest importance x recency entries of any user layer over its cap."""
+    """Archive the lowest importance x recency entries of any user layer over its cap, each a
+    logged change ("evict").
+
+    An entry evicted before and active again was brought back by a person (`review undo`): it
+    is kept, and the next lowest go in its place.
+    """
     conn = ctx.store.conn
     over = conn.execute(
         "SELECT user_id, layer, count(*) FROM entries WHERE status = 'active' "
@@ -173,15 +199,30 @@ def step_caps(ctx: RunContext) -> int:
             [user_id, layer],
         ).fetchall()
         rows.sort(key=lambda r: (_score(ctx, r[1], r[2]), r[0]))
-        victims = [r[0] for r in rows[: count - cap]]
-        for ids in chunks(victims):
-            conn.execute(
-                f"UPDATE entries SET status = 'archived', updated_at = ? "
-                f"WHERE id IN ({','.join('?' * len(ids))})",
-                [ctx.now_iso, *ids],
-            )
-        archived += len(victims)
+        note = f"over the cap of {cap} for layer {layer}"
+        victims = _unrestored(ctx, user_id, [r[0] for r in rows], count - cap)
+        archived += _archive(ctx, user_id, "evict", [(i, {"status": "archived"}, note)
+                                                     for i in victims])  # fmt: skip
     return archived
+
+
+def _unrestored(ctx: RunContext, user_id: str, ranked: list[int], wanted: int) -> list[int]:
+    """The first `wanted` of `ranked` that no person brought back after an eviction (only the
+    candidates are looked up: the log of a big store holds hundreds of thousands)."""
+    victims: list[int] = []
+    start = 0
+    while len(victims) < wanted and start < len(ranked):
+        batch = ranked[start : start + wanted - len(victims)]
+        start += len(batch)
+        restored: set[int] = set()
+        for ids in chunks(batch):
+            restored.update(r[0] for r in ctx.store.conn.execute(
+                "SELECT entry_id FROM changes WHERE user_id = ? AND action = 'evict' "
+                f"AND entry_id IN ({','.join('?' * len(ids))})",
+                [user_id, *ids],
+            ))  # fmt: skip
+        victims += [i for i in batch if i not in restored]
+    return victims
 
 
 def _score(ctx: RunContext, importance: float, when: str | None) -> float:

@@ -1,8 +1,14 @@
 """Shared test setup: every test gets its own database under tmp_path, no user from the
-environment, and a wide terminal so rendered tables and help are stable."""
+environment, and a wide terminal so rendered tables and help are stable.
+
+Hypothesis runs with one of two profiles: `ci` (every property test's own example count, the
+full run) when $CI is true, `dev` (at most DEV_EXAMPLES each, for a quick local loop)
+otherwise; $HYPOTHESIS_PROFILE names one explicitly.
+"""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -10,12 +16,38 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import settings
 from typer.testing import CliRunner, Result
 
 from memctl.cli import app
 from memctl.store import Store
 
 WIDE = {"COLUMNS": "200", "LINES": "50"}
+
+DEV_EXAMPLES = 20
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.register_profile("dev", max_examples=DEV_EXAMPLES, deadline=None)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or (
+    "ci" if os.environ.get("CI", "").lower() in ("true", "1") else "dev"
+)
+settings.load_profile(PROFILE)
+
+
+def pytest_report_header() -> str:
+    return f"hypothesis profile: {PROFILE}"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under `dev`, cap the example count of property tests that set their own (an explicit
+    @settings(max_examples=...) outranks any profile). Their count stands under `ci`."""
+    if PROFILE != "dev":
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)  # where @given reads it
+        if own is not None and own.max_examples > DEV_EXAMPLES:
+            test._hypothesis_internal_use_settings = settings(own, max_examples=DEV_EXAMPLES)
+
 
 Run = Callable[..., Result]
 

@@ -339,6 +339,7 @@ def test_a_failure_in_the_middle_leaves_no_half_imported_file(tree, run, query, 
 # -- the whole lot at once, as a user would run it -------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_traceback_for_any_of_it(tmp_path):
     root = tmp_path / "everything"
     shutil.copytree(BAD, root, ignore=shutil.ignore_patterns("README.md"))

@@ -34,6 +34,8 @@ from memctl.store import Store
 # Which of two concurrent runs creates an entry, and so which source is "new", is a race when
 # both read the same text from different files; the serial baseline cannot predict it.
 ORDER_DEPENDENT = frozenset({"merge_layer", "merge_score"})
+pytestmark = pytest.mark.slow
+
 REPEATS = 2
 SMALL = {"md_files": 6, "bullets": 400, "jsonl_files": 2, "messages": 300, "transcript_share": 0}
 

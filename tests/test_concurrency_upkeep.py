@@ -36,7 +36,7 @@ from memctl.errors import EXIT_LOCKED
 from memctl.importer import import_paths
 from memctl.store import Store
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs flock")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="needs flock")]
 
 REPEATS = 1  # each of the two ways to overlap; raise to hunt for a rare interleaving
 

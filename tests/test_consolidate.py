@@ -204,6 +204,115 @@ def test_caps_archive_lowest_importance_times_recency_and_never_delete(
     assert again.counts == {"caps": 0}
 
 
+def history(run: Run, entry_id: int) -> list[dict[str, Any]]:
+    result = run("history", entry_id, "--json", "--user", "alice")
+    assert result.exit_code == 0, result.output
+    changes: list[dict[str, Any]] = orjson.loads(result.stdout)["changes"]
+    return changes
+
+
+def test_an_expired_entry_is_explained_by_history_and_undo_brings_it_back(
+    run: Run, store: Store, db_path: Path
+) -> None:
+    expires = ago(1)
+    gone = add(store, "明天下午三点开会", expires_at=expires)
+    pending = add(store, "pending and expired", status="pending_review", expires_at=expires)
+    consolidate.consolidate(store, settings(steps=["expire"]), now=NOW)
+
+    (change,) = history(run, gone)
+    assert {k: change[k] for k in ("at", "actor", "action", "before", "after", "note")} == {
+        "at": iso(NOW), "actor": "memctl", "action": "expire", "before": {"status": "active"},
+        "after": {"status": "archived"}, "note": f"expired on {expires}",
+    }  # fmt: skip
+    assert [c["before"] for c in history(run, pending)] == [{"status": "pending_review"}]
+    text = run("history", gone, "--user", "alice").stdout
+    assert f"expire status: 'active' → 'archived' expired on {expires}" in " ".join(text.split())
+
+    assert run("review", "undo", change["id"], "--user", "alice").exit_code == 0
+    assert field(db_path, "status", gone) == "active"
+    assert history(run, gone)[-1]["after"] == {"status": "active"}
+    # The person overruled this expiry: the next runs leave the entry be, until its
+    # expires_at changes.
+    again = consolidate.consolidate(store, settings(steps=["expire"]), now=NOW + timedelta(1))
+    assert again.counts == {"expire": 0}
+    assert field(db_path, "status", gone) == "active"
+    with store.transaction():
+        store.conn.execute("UPDATE entries SET expires_at = ? WHERE id = ?", [ago(0.5), gone])
+    later = consolidate.consolidate(store, settings(steps=["expire"]), now=NOW + timedelta(1))
+    assert later.counts == {"expire": 1}
+    assert field(db_path, "status", gone) == "archived"
+
+
+def test_an_evicted_entry_is_explained_by_history_and_undo_brings_it_back(
+    run: Run, store: Store, db_path: Path
+) -> None:
+    kept = add(store, "episode kept", layer="episodic", importance=0.9, ts=ago(1))
+    low = add(store, "episode low", layer="episodic", importance=0.1, ts=ago(1))
+    consolidate.consolidate(store, settings(steps=["caps"], caps={"episodic": 1}), now=NOW)
+
+    assert history(run, kept) == []
+    (change,) = history(run, low)
+    assert {k: change[k] for k in ("at", "actor", "action", "before", "after", "note")} == {
+        "at": iso(NOW), "actor": "memctl", "action": "evict", "before": {"status": "active"},
+        "after": {"status": "archived"}, "note": "over the cap of 1 for layer episodic",
+    }  # fmt: skip
+    assert run("review", "undo", change["id"], "--user", "alice").exit_code == 0
+    assert field(db_path, "status", low) == "active"
+    assert field(db_path, "status", kept) == "active"
+    # The person chose to keep it: the cap still holds, and the next lowest goes instead.
+    again = consolidate.consolidate(store, settings(steps=["caps"], caps={"episodic": 1}), now=NOW)
+    assert again.counts == {"caps": 1}
+    assert (field(db_path, "status", low), field(db_path, "status", kept)) == ("active", "archived")
+    assert [c["action"] for c in history(run, kept)] == ["evict"]
+
+
+def test_decay_is_not_a_logged_change(store: Store, db_path: Path) -> None:
+    old = add(store, "old never used", created_at=ago(60), importance=0.5)
+    consolidate.consolidate(store, settings(steps=["decay"]), now=NOW)
+    assert field(db_path, "importance", old) == 0.475
+    assert store.conn.execute("SELECT count(*) FROM changes").fetchone()[0] == 0
+
+
+class CountingConnection:
+    """A connection that counts the statements sent to SQLite (execute/executemany calls)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn, self.calls = conn, 0
+
+    def execute(self, *args: Any) -> sqlite3.Cursor:
+        self.calls += 1
+        return self.conn.execute(*args)
+
+    def executemany(self, *args: Any) -> sqlite3.Cursor:
+        self.calls += 1
+        return self.conn.executemany(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.conn, name)
+
+
+def test_thousands_of_expired_entries_are_archived_and_logged_in_bulk(
+    store: Store, db_path: Path
+) -> None:
+    rows = [
+        {"content": f"reminder {i}", "norm_hash": f"h{i}", "expires_at": ago(1 + i % 7)}
+        for i in range(5_000)
+    ]
+    with store.transaction():
+        store.for_user("alice").add_entries(rows)
+    counted = CountingConnection(store.conn)
+    store.conn = counted  # type: ignore[assignment]
+    report = consolidate.consolidate(store, settings(steps=["expire"]), now=NOW)
+    store.conn = counted.conn
+    assert report.counts == {"expire": 5_000}
+    logged = store.conn.execute(
+        "SELECT count(*), count(DISTINCT entry_id) FROM changes WHERE action = 'expire'"
+    ).fetchone()
+    assert tuple(logged) == (5_000, 5_000)
+    # A few statements per 500 entries, not a round trip (or two) per entry.
+    assert counted.calls < 60
+
+
 def test_decay_applies_at_most_once_per_every_days(store: Store, db_path: Path) -> None:
     old = add(store, "从没用过的旧记忆", importance=0.5, created_at=ago(60))
     used = add(store, "used last week", importance=0.5, created_at=ago(60), last_used_at=ago(7))

@@ -40,7 +40,7 @@ from helpers_state import (
 from memctl.importer import import_paths
 from memctl.store import Store
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")]
 
 
 @dataclass

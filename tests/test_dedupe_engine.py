@@ -72,9 +72,8 @@ def test_boilerplate_prefix_records_compare_on_the_rest() -> None:
     items = [Item(i, PREAMBLE + c, None) for i, c in enumerate(CONTENTS)]
     items.append(Item(100, PREAMBLE + CONTENTS[0], None))  # a real copy behind the preamble
     merges = engine.add(items)
-    assert [(m.dup, m.into) for m in merges] == [(100, 0)] or [(m.dup, m.into) for m in merges] == [
-        (0, 100)
-    ]
+    # Same text, no times: the tie goes to the lowest id.
+    assert [(m.dup, m.into) for m in merges] == [(100, 0)]
     assert engine.stats()["boilerplate_records"] == len(items)
 
 
@@ -191,6 +190,7 @@ JOIN = DedupeConfig.default().with_(join_min_batch=0, join_min_share=0.0)  # alw
 PROBE = DedupeConfig.default().with_(join_min_batch=10**9)  # always the inverted index
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunks", [1, 6])
 def test_batch_join_and_index_probes_give_exactly_the_same_merges(chunks: int) -> None:
     records = build(3_000, seed=3)

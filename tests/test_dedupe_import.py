@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import orjson
+import pytest
 from corpus import seed_shape
 
 NEAR = (
@@ -62,6 +63,7 @@ def test_an_earlier_copy_takes_over_as_canonical(tree, import_json, query):
     assert query("SELECT entry_id FROM sources") == [(2,), (2,)]
 
 
+@pytest.mark.slow
 def test_the_seed_workspace_converges_to_its_distinct_memories(tmp_path, import_json, query):
     records, distinct = seed_shape()
     assert (len(records), distinct) == (2617, 1351)

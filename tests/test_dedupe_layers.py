@@ -140,6 +140,7 @@ def finder(texts: list[str], threshold: float, lsh: bool, join: bool) -> PairFin
     return PairFinder(tokens, threshold, hasher, 0 if join else 10**9, 0.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("batch", [20_000, 1_000, 97])
 def test_jaccard_index_recall_equals_brute_force_on_20k(
     sample_20k: tuple[list[str], set[tuple[int, int]]], batch: int
@@ -172,6 +173,7 @@ def test_join_and_index_return_the_same_pairs_in_the_same_order() -> None:
     assert sum(len(x) for x, _, _ in results[0]) > 300
 
 
+@pytest.mark.slow
 def test_floor_finder_finds_every_pair_with_a_sparse_set() -> None:
     # L4's candidates: Jaccard >= 0.5, no LSH; pairs of two dense (English) sets are left to
     # the SimHash tables, every other pair is found exactly.

@@ -100,6 +100,7 @@ def test_evidence_cases_by_kind(
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_seed_shape_converges_to_its_distinct_memories() -> None:
     records, distinct = seed_shape()
     assert len(records) == 2617

@@ -11,12 +11,22 @@ from memctl import __version__
 from memctl.cli import app
 
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback)
+# Commands of a group ("review approve"): the name as typed, and the command itself.
+SUBCOMMANDS = {
+    f"{group.name} {c.name or c.callback.__name__}": c
+    for group in app.registered_groups
+    if group.typer_instance
+    for c in group.typer_instance.registered_commands
+    if c.callback
+}
 
 
 def test_the_command_list_is_what_we_think():
     # Guards the loop below: a command registered some other way would escape it.
     assert len(COMMANDS) == len(app.registered_commands) >= 4
     assert {"import", "list", "show", "export"} <= set(COMMANDS)
+    assert {"review pending", "review approve", "review reject", "review edit",
+            "review undo"} <= set(SUBCOMMANDS)  # fmt: skip
 
 
 @pytest.mark.parametrize("name", COMMANDS)
@@ -33,9 +43,23 @@ def test_every_command_has_help_with_an_example(run, name):
     assert summary in result.stdout
 
 
-@pytest.mark.parametrize("name", COMMANDS)
+@pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
+def test_every_subcommand_has_help_with_an_example(run, name):
+    result = run(*name.split(), "--help")
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    assert f"Usage: memctl {name} " in result.stdout
+    assert re.search(rf"Example[^:\n]*:[^\n]*\bmemctl {name}\b", result.stdout)
+    summary = (SUBCOMMANDS[name].callback.__doc__ or "").strip().splitlines()[0]
+    assert summary and summary in result.stdout
+
+
+@pytest.mark.parametrize("name", [*COMMANDS, *sorted(SUBCOMMANDS)])
 def test_every_option_has_help_text(name):
-    options = [p for p in get_command(app).commands[name].params if p.param_type_name == "option"]
+    command = get_command(app)
+    for part in name.split():
+        command = command.commands[part]
+    options = [p for p in command.params if p.param_type_name == "option"]
     assert options
     for option in options:
         assert getattr(option, "help", None), f"{name} {option.opts} has no help"

@@ -119,6 +119,7 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> int:
     return peak
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "write"), [("huge.md", _huge_markdown), ("huge.jsonl", _huge_jsonl)]
 )
@@ -142,6 +143,7 @@ def test_a_50_mb_line_is_rejected_in_bounded_memory(
     assert peak - baseline < 24 * MIB, f"peak {peak / MIB:.0f} MiB vs {baseline / MIB:.0f}"
 
 
+@pytest.mark.slow
 def test_a_long_utf16_line_is_rejected_and_its_neighbours_kept(tmp_path: Path) -> None:
     """UTF-16 files are read a piece at a time like UTF-8 ones: the line is over the limit."""
     path = tmp_path / "huge16.md"
@@ -189,6 +191,7 @@ def _bullets(path: Path) -> dict[str, set[int]]:
     return kinds
 
 
+@pytest.mark.slow
 def test_100k_bullets_are_imported_and_every_one_accounted_for(tmp_path: Path) -> None:
     path = tmp_path / "MEMORY.md"
     kinds = _bullets(path)
@@ -348,6 +351,7 @@ def _tables(db: Path) -> list[str]:
         conn.close()
 
 
+@pytest.mark.slow
 def test_sql_looking_users_and_text_through_every_command(
     run: Run, db_path: Path, tmp_path: Path
 ) -> None:

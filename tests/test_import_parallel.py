@@ -62,6 +62,7 @@ def _entries(
         store.close()
 
 
+@pytest.mark.slow
 def test_workers_accept_and_classify_exactly_like_the_main_process(tmp_path, monkeypatch):
     inline_forks: list[bool] = []
     forked_forks: list[bool] = []

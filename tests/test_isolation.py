@@ -332,6 +332,7 @@ def _read_commands(two: Two, viewer: str) -> list[list[Any]]:
     return commands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("viewer", USERS)
 def test_no_read_command_shows_the_other_users_rows(
     two: Two, mine: Path, run: Run, viewer: str, tmp_path: Path
@@ -452,6 +453,7 @@ def _id_commands(entry_id: int) -> list[list[Any]]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("viewer", USERS)
 def test_the_other_users_ids_are_not_found_and_change_nothing(
     two: Two, mine: Path, run: Run, viewer: str

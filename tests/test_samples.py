@@ -32,10 +32,13 @@ def _samples_dir() -> Path:
 
 SAMPLES = _samples_dir()
 
-pytestmark = pytest.mark.skipif(
-    not SAMPLES.is_dir(),
-    reason=f"sample corpus not found at {SAMPLES} (set MEMCTL_SAMPLES to run these tests)",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not SAMPLES.is_dir(),
+        reason=f"sample corpus not found at {SAMPLES} (set MEMCTL_SAMPLES to run these tests)",
+    ),
+]
 
 # Intentionally broken inputs (see the samples' README), with the line that breaks them.
 BROKEN = {

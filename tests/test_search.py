@@ -116,10 +116,13 @@ def test_syntax_characters_are_dropped_not_interpreted(run: Run, made: dict[str,
 )
 @given(query=st.text(max_size=40))
 def test_any_text_is_a_safe_query(store: Store, query: str) -> None:
-    add(store, "部署流程 deploy")
+    entry = add(store, "部署流程 deploy")
+    add(store, "部署流程 deploy", user="bob")  # same text, another user: never found
     search.sync(store)
-    for row in search.search(store.for_user("alice"), query):
-        assert row["content"] == "部署流程 deploy"
+    alice = store.for_user("alice")
+    assert {row["id"] for row in search.search(alice, query)} <= {entry}
+    # Whatever the text holds, it does not stop a word of the entry beside it from matching.
+    assert [row["id"] for row in search.search(alice, f"{query} deploy")] == [entry]
 
 
 def test_json_rows_are_entries_with_a_score(run: Run, made: dict[str, int]) -> None:

@@ -52,6 +52,7 @@ def saved_file() -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_same_terms_as_words_on_every_fixture_line(fresh_cache: Path) -> None:
     words("预热")  # loads jieba and writes the copy
     assert saved_file().is_file()

@@ -53,6 +53,7 @@ def test_no_final_line_break_and_a_truncated_last_code_unit(tmp_path: Path) -> N
     assert read(path) == [(1, "- one"), ("rejected", 2, "invalid UTF-16 in line")]
 
 
+@pytest.mark.slow
 def test_a_big_utf16_file_is_streamed(tmp_path: Path) -> None:
     """Read in pieces, not decoded whole: reading 24 MB takes a few MB of memory at most."""
     path = tmp_path / "many.md"

@@ -125,6 +125,7 @@ def scored_test_half() -> dict[str, Any]:
     return score("test")
 
 
+@pytest.mark.slow
 @pytest.mark.xfail(
     strict=False, reason="floors of issue 10; the lead sets them after the rule changes"
 )
