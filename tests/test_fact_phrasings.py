@@ -52,7 +52,7 @@ def test_the_halves_are_both_substantial() -> None:
 
 
 # Measured on the test half after tuning on dev (see the report); a drop fails.
-@pytest.mark.parametrize(("which", "accuracy", "false_facts"), [("test", 0.0, 99)])
+@pytest.mark.parametrize(("which", "accuracy", "false_facts"), [("test", 0.95, 1)])
 def test_phrasing_figures(which: str, accuracy: float, false_facts: int) -> None:
     figures = score(which)
     assert figures["accuracy"] >= accuracy, figures

@@ -45,7 +45,19 @@ class _Rule:
     kind: str
     multi: bool
     about_others: bool
+    topics: re.Pattern[str] | None  # the predicate's own noun, allowed before the match
     patterns: tuple[tuple[int, re.Pattern[str]], ...]  # (serial number in `index`, pattern)
+
+
+@dataclass(frozen=True)
+class _Subject:
+    """Who a clause is about ([subject] in facts.toml)."""
+
+    self: re.Pattern[str]
+    adverbs: re.Pattern[str]
+    others: re.Pattern[str]
+    long_chars: int
+    long_sentences: int
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,7 @@ class _Rules:
     hedge: Index
     negation: re.Pattern[str]
     others: re.Pattern[str]
+    subject: _Subject
     cut: tuple[str, ...]
     trailing: tuple[str, ...]
     leading: tuple[str, ...]
@@ -67,6 +80,14 @@ class _Rules:
 
 def _any(patterns: list[str]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+
+
+_WORDS = re.compile(r"\{\{(\w+)\}\}")
+
+
+def _expand(pattern: str, words: dict[str, list[str]]) -> str:
+    """`{{name}}` -> the alternation of [words].name."""
+    return _WORDS.sub(lambda m: "(?:" + "|".join(words[m[1]]) + ")", pattern)
 
 
 @cache
@@ -84,7 +105,7 @@ def _rules() -> _Rules:
     facts = []
     for f in raw["fact"]:
         serials = []
-        for p in f["patterns"]:
+        for p in (_expand(p, raw.get("words", {})) for p in f["patterns"]):
             serials.append((len(gates), re.compile(p, re.I)))
             gates.append((len(gates), gated(p, re.I)))
         facts.append(
@@ -94,6 +115,7 @@ def _rules() -> _Rules:
                 kind=f["kind"],
                 multi=bool(f.get("multi", False)),
                 about_others=bool(f.get("about_others", False)),
+                topics=_any(f["topics"]) if f.get("topics") else None,
                 patterns=tuple(serials),
             )
         )
@@ -104,6 +126,13 @@ def _rules() -> _Rules:
         hedge=Index([(0, gated(p, re.I)) for p in raw["hedges"]["patterns"]]),
         negation=_any(raw["negation"]["patterns"]),
         others=_any(raw["others"]["patterns"]),
+        subject=_Subject(
+            self=_any(raw["subject"]["self"]),
+            adverbs=_any(raw["subject"]["adverbs"]),
+            others=_any(raw["subject"]["others"]),
+            long_chars=int(raw["subject"]["long_chars"]),
+            long_sentences=int(raw["subject"]["long_sentences"]),
+        ),
         cut=tuple(values["cut"]),
         trailing=tuple(values["trailing"]),
         leading=tuple(values["leading"]),
@@ -205,6 +234,37 @@ def _clause_before(text: str, start: int) -> str:
     return text[ends[-1] if ends else 0 : start]
 
 
+_SENTENCE_END = re.compile(r"[。！？!?]|\.(?:\s|$)|\n")
+_BULLET = re.compile(r"[\s\-*•#>`_\[\]()（）「」“”\"']+")
+
+
+def long_note(text: str) -> bool:
+    """A note long enough that a fact in it needs its subject stated."""
+    s = _rules().subject
+    sentences = len([p for p in _SENTENCE_END.split(text.strip()) if p.strip()])
+    return len(text) > s.long_chars or sentences >= s.long_sentences
+
+
+def _about_self(before: str, long: bool) -> bool:
+    """Whether the clause before a match is about the user or the assistant: it names them as
+    its subject (nothing but time and manner words before them: "这条信息来自用户…" names the
+    user as a source, not a subject), or, in a short note, names no one."""
+    s = _rules().subject
+    named = s.self.search(before)
+    if named:
+        return _no_one(before[: named.start()])
+    return not long and _no_one(before)
+
+
+def _no_one(text: str) -> bool:
+    """Only time and manner words, or Latin text with no other subject ("Prefers")."""
+    s = _rules().subject
+    rest = _BULLET.sub(" ", s.adverbs.sub(" ", text)).strip()
+    if not rest:
+        return True
+    return not _CJK.search(rest) and not s.others.search(rest)
+
+
 def hedged(text: str, text_grams: frozenset[str] | None = None) -> bool:
     """Whether the wording is hedged ("可能", "thinking about"), which makes any fact uncertain."""
     return bool(_rules().hedge.owners(text, text.casefold(), set(), text_grams))
@@ -214,6 +274,7 @@ def extract(text: str) -> Fact | None:
     """The first clear fact in `text`, or None."""
     r = _rules()
     present = r.index.present(text.casefold())
+    long: bool | None = None
     for rule in r.facts:
         for serial, pattern in rule.patterns:
             if serial not in present:
@@ -223,6 +284,10 @@ def extract(text: str) -> Fact | None:
                 if r.negation.search(before):
                     continue
                 if rule.subject == "user" and not rule.about_others and r.others.search(before):
+                    continue
+                if long is None:
+                    long = long_note(text)
+                if not _about_self(rule.topics.sub(" ", before) if rule.topics else before, long):
                     continue
                 found = _value(rule, m)
                 if found is None:
