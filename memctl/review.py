@@ -46,7 +46,7 @@ def _decide(
         for entry_id in ids:
             was = user.entry(entry_id)["status"]
             done.append(changes.update(user, entry_id, action, values, who=who))
-            conflicts.settle(user, entry_id, was, who=who)
+            conflicts.settle(user, entry_id, was, decided=action == "approve", who=who)
     return done
 
 
@@ -109,7 +109,7 @@ def edit(
         if content is not None:
             search.reindex(user.store, entry_id, content)
         conflicts.settle(user, entry_id, entry["status"], fact_changed="fact_key" in values
-                         or "fact_value" in values, who=who)  # fmt: skip
+                         or "fact_value" in values, decided=approve, who=who)  # fmt: skip
     return change
 
 

@@ -502,3 +502,89 @@ def test_undoing_the_undo_of_a_restatement_leaves_no_cycle(tree, import_json, qu
     assert run("review", "undo", str(undo[0])).exit_code == 0
     assert statuses(query) == {"我住在巴黎": "active", "我住在里昂": "superseded"}
     assert links(query) == [(1, 2, "lives_in: '里昂' → '巴黎'")]
+
+
+# --- no order without the records' own times ------------------------------------------------
+
+HANGZHOU_SHENZHEN = {"MEMORY.md": "- 用户在杭州工作\n- 用户在深圳工作\n"}
+CONFLICT = "conflict: works_in '杭州' (#1) vs '深圳' (#2) — which is current?"
+PERSON = {"MEMCTL_ACTOR": "mei"}
+
+
+def reasons(query) -> dict[int, list[str] | None]:
+    rows = query("SELECT id, review_reasons FROM entries ORDER BY id")
+    return {i: orjson.loads(r) if r else None for i, r in rows}
+
+
+def test_two_undated_values_are_one_conflict_for_review(tree, import_json, query):
+    """Nothing in an undated MEMORY.md says which line is newer: neither is superseded, both
+    wait with one reason naming both, counted once."""
+    report = import_json(tree(HANGZHOU_SHENZHEN))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 1)
+    assert statuses(query) == {
+        "用户在杭州工作": "pending_review",
+        "用户在深圳工作": "pending_review",
+    }
+    assert reasons(query) == {1: [CONFLICT], 2: [CONFLICT]}
+    assert links(query) == []
+
+
+def test_the_conflict_is_one_group_in_the_review_queue(tree, import_json, run):
+    import_json(tree(HANGZHOU_SHENZHEN))
+    result = run("review", "pending", "--json")
+    assert result.exit_code == 0, result.output
+    pending = orjson.loads(result.stdout)
+    rows = pending if isinstance(pending, list) else pending["entries"]
+    assert {r["reasons"][0].split(":")[0] for r in rows} == {"conflict"}
+
+
+def test_approving_one_side_supersedes_the_other(tree, import_json, query, run):
+    import_json(tree(HANGZHOU_SHENZHEN))
+    result = run("review", "approve", "2", env=PERSON)
+    assert result.exit_code == 0, result.output
+    assert statuses(query) == {"用户在杭州工作": "superseded", "用户在深圳工作": "active"}
+    assert links(query) == [(2, 1, "works_in: '杭州' → '深圳' (a person decided which is current)")]
+    ((change, actor, before, after),) = query(
+        "SELECT id, actor, before, after FROM changes WHERE entry_id = 1 AND action = 'supersede'"
+    )
+    assert (actor, before, after) == (
+        "mei",
+        '{"status":"pending_review"}',
+        '{"status":"superseded"}',
+    )
+    # Undoing the decision puts the other value back in review, unlinked.
+    assert run("review", "undo", str(change)).exit_code == 0
+    assert statuses(query) == {"用户在杭州工作": "pending_review", "用户在深圳工作": "active"}
+    assert links(query) == []
+
+
+def test_rejecting_one_side_leaves_the_other_active(tree, import_json, query, run):
+    import_json(tree(HANGZHOU_SHENZHEN))
+    assert run("review", "reject", "1", env=PERSON).exit_code == 0
+    assert statuses(query) == {"用户在杭州工作": "archived", "用户在深圳工作": "active"}
+    assert reasons(query)[2] is None
+    assert links(query) == []
+
+
+def test_a_third_undated_value_joins_the_conflict(tree, import_json, query, run):
+    report = import_json(tree({"MEMORY.md": "- 我住在上海\n- 我住在北京\n- 我住在杭州\n"}))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 2)
+    assert set(statuses(query).values()) == {"pending_review"}
+    assert run("review", "approve", "3").exit_code == 0
+    assert query("SELECT id, status FROM entries ORDER BY id") == [
+        (1, "superseded"), (2, "superseded"), (3, "active"),
+    ]  # fmt: skip
+
+
+def test_an_undated_line_does_not_supersede_a_dated_one(tree, import_json, query):
+    import_json(tree({"memory/2026-01-10.md": "- 我住在上海\n"}))
+    report = import_json(tree({"MEMORY.md": "- 我住在北京\n"}, name="undated"))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 1)
+    assert set(statuses(query).values()) == {"pending_review"}
+    assert links(query) == []
+
+
+def test_dated_lines_of_one_memory_file_are_ordered_by_their_dates(tree, import_json, query):
+    import_json(tree({"MEMORY.md": "- 2026-03-01: 我住在北京\n- 2026-01-10: 我住在上海\n"}))
+    assert statuses(query) == {"我住在北京": "active", "我住在上海": "superseded"}
+    assert links(query) == [(1, 2, "lives_in: '上海' → '北京'")]
