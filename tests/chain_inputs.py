@@ -52,7 +52,8 @@ def outcome(path: Path) -> dict[str, list[tuple[Any, ...]]]:
     try:
         conn = store.conn
         return {
-            "entries": [tuple(r) for r in conn.execute("SELECT id, status FROM entries ORDER BY id")],
+            "entries": [tuple(r) for r in conn.execute(
+                "SELECT id, status FROM entries ORDER BY id")],
             "links": [tuple(r) for r in conn.execute(
                 "SELECT new_id, old_id, reason FROM supersedes ORDER BY new_id, old_id")],
             "changes": [tuple(r) for r in conn.execute(

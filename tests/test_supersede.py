@@ -39,13 +39,19 @@ def snapshot(query) -> dict[str, list[tuple]]:
 # --- the seed case and English ---------------------------------------------------------------
 
 
+SEED = transcript([
+    ("2026-01-05T09:00:00+08:00", "记住：我住在上海"),
+    ("2026-03-02T20:00:00+08:00", "记住：我搬家了，现在住在北京"),
+])  # fmt: skip
+
+
 def test_seed_case_a_move_supersedes_the_old_city(tree, import_json, query):
-    report = import_json(tree({"MEMORY.md": "- 我住在上海\n- 我搬家了，现在住在北京\n"}))
+    report = import_json(tree({"sessions/s.jsonl": SEED}))
     assert (report["added"], report["superseded"], report["conflicts_to_review"]) == (2, 1, 0)
     assert statuses(query) == {"我住在上海": "superseded", "我搬家了，现在住在北京": "active"}
     ((new, old, reason, at),) = query("SELECT new_id, old_id, reason, created_at FROM supersedes")
     assert (new, old, reason) == (2, 1, "lives_in: '上海' → '北京'")
-    assert ISO_NOW.match(at), at  # no record time in MEMORY.md: the time it was decided
+    assert at == "2026-03-02T20:00:00+08:00"  # when the newer value was said
     assert query("SELECT entry_id, actor, action, before, after, note FROM changes") == [
         (1, "memctl", "supersede", '{"status":"active"}', '{"status":"superseded"}',
          "superseded by #2: lives_in: '上海' → '北京'"),
@@ -57,8 +63,18 @@ def test_seed_case_a_move_supersedes_the_old_city(tree, import_json, query):
     ]
 
 
+def test_the_seed_case_undated_asks_which_is_current(tree, import_json, query):
+    """The same two lines in an undated MEMORY.md: import order is no evidence of which the
+    user said last (issue 10), so both wait for a person, as one conflict."""
+    report = import_json(tree({"MEMORY.md": "- 我住在上海\n- 我搬家了，现在住在北京\n"}))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 1)
+    assert set(statuses(query).values()) == {"pending_review"}
+    assert links(query) == []
+
+
 def test_english_move(tree, import_json, query):
-    import_json(tree({"USER.md": "- I live in Paris\n- I moved to Berlin last spring\n"}))
+    import_json(tree({"USER.md": "- 2025-11-02: I live in Paris\n"
+                                 "- 2026-04-20: I moved to Berlin last spring\n"}))  # fmt: skip
     assert statuses(query) == {
         "I live in Paris": "superseded",
         "I moved to Berlin last spring": "active",
@@ -67,7 +83,7 @@ def test_english_move(tree, import_json, query):
 
 
 def test_the_context_block_only_carries_the_current_value(tree, import_json, run):
-    import_json(tree({"MEMORY.md": "- 我住在上海\n- 我搬家了，现在住在北京\n"}))
+    import_json(tree({"sessions/s.jsonl": SEED}))
     block = run("context", "--channel", "private", "--no-touch")
     assert block.exit_code == 0, block.output
     assert "现在住在北京" in block.stdout

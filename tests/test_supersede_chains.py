@@ -8,9 +8,9 @@ import random
 from pathlib import Path
 
 import pytest
-
 import supersede_reference
 from chain_inputs import dated_values, fill, outcome
+
 from memctl import conflicts
 from memctl.store import Store
 

@@ -39,7 +39,7 @@ def timed(path: Path, resolve, ids: list[int]) -> float:
 def case(name: str, n: int, shuffled: bool, repeat: int, skip_old: bool) -> None:
     rows = dated_values(n, seed=3, shuffled=shuffled)
     times: dict[str, list[float]] = {"old": [], "new": []}
-    for r in range(repeat):
+    for _ in range(repeat):
         with tempfile.TemporaryDirectory() as tmp:
             results = {}
             for label, resolve in (
