@@ -54,6 +54,12 @@ def is_conflict_reason(reason: str) -> bool:
     return reason.startswith(_REASON_PREFIXES)
 
 
+def holds_back(reasons: Iterable[str]) -> bool:
+    """Whether these reasons keep an entry in review on their own: two values with no order
+    between them, waiting for a person to say which is current."""
+    return any(r.startswith(_CONFLICT) for r in reasons)
+
+
 def resolve(
     user: UserStore, entry_ids: Iterable[int], who: str = "memctl", decided: Iterable[int] = ()
 ) -> dict[str, int]:

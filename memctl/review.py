@@ -224,13 +224,16 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
             section=first["section"] if first else None, path=first["path"] if first else None,
             category=first["category"] if first else None,
         )  # fmt: skip
-        reasons = list(c.reasons)
-        if c.status == "pending_review" and entry["review_reasons"]:
-            reasons += [r for r in orjson.loads(entry["review_reasons"])
-                        if conflicts.is_conflict_reason(r) and r not in reasons]  # fmt: skip
+        reasons, status = list(c.reasons), c.status
+        if entry["review_reasons"]:
+            kept = [r for r in orjson.loads(entry["review_reasons"])
+                    if conflicts.is_conflict_reason(r) and r not in reasons]  # fmt: skip
+            # Two values waiting for a person to say which is current wait whatever the text.
+            if status == "pending_review" or conflicts.holds_back(kept):
+                reasons, status = reasons + kept, "pending_review"
         new = {
             "realm": c.realm, "layer": c.layer, "audience": c.audience, "expires_at": c.expires_at,
-            "status": c.status,
+            "status": status,
             "review_reasons": orjson.dumps(reasons).decode() if reasons else None,
             **conflicts.fact_fields(entry["content"], c.realm),
         }  # fmt: skip
