@@ -183,3 +183,23 @@ def test_a_long_note_needs_its_subject_stated() -> None:
     filler = "这是一段很长的背景说明，讲的是部署流程和注意事项。" * 8
     assert extract(filler + "搬到了深圳。") is None
     assert fact(filler + "用户搬到了深圳。")[1:3] == ("lives_in", "深圳")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**重要：在此仓库中工作时，必须使用中文回复所有消息和说明。**",
+        "**加入时间：** 2025年3月",
+        "OpenClaw护城河：住在手机里，记得你的一切",
+        "记忆系统三层架构，来自@wangray",
+    ],
+)
+def test_values_that_point_instead_of_naming_are_no_fact(text: str) -> None:
+    """Seen in real memory files: a demonstrative, a handle, the inside of a thing."""
+    found = extract(text)
+    assert found is None or found.predicate not in ("employer", "lives_in", "hometown"), found
+
+
+def test_a_long_note_whose_fact_clause_names_the_user_still_gives_it() -> None:
+    text = "User is a Product Manager. Primary workstation OS is macOS. Uses Hermes for planning."
+    assert fact(text)[1:3] == ("job", "product manager")

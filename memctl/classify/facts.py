@@ -75,6 +75,8 @@ class _Rules:
     vocab: dict[str, list[tuple[str, str]]]  # table -> [(term, key)], longest term first
     place_aliases: dict[str, str]
     not_places: frozenset[str]
+    not_place_endings: tuple[str, ...]
+    not_values: re.Pattern[str]
     cities: frozenset[str]
 
 
@@ -140,6 +142,8 @@ def _rules() -> _Rules:
         vocab=vocab,
         place_aliases={k.casefold(): v.casefold() for k, v in raw["places"]["aliases"].items()},
         not_places=frozenset(p.casefold() for p in raw["places"]["not_places"]),
+        not_place_endings=tuple(raw["places"]["not_place_endings"]),
+        not_values=_any(values["not_values"]),
         cities=frozenset(c.casefold() for c in raw["places"]["cities"]),
     )
 
@@ -216,11 +220,13 @@ def _value(rule: _Rule, m: re.Match[str]) -> tuple[str, str] | None:
         day = _date(raw)
         return (rule.predicate, day) if day else None
     value = _clean(raw)
-    if not value:
+    if not value or r.not_values.search(value):
         return None
     if kind == "place":
         value = r.place_aliases.get(value, value)
         if value in r.not_places or value.split(" ")[0] in r.not_places:
+            return None
+        if len(value) > 1 and value.endswith(r.not_place_endings):
             return None
         if len(value) > 2 and value.endswith("市"):
             value = value[:-1]
@@ -245,14 +251,17 @@ def long_note(text: str) -> bool:
     return len(text) > s.long_chars or sentences >= s.long_sentences
 
 
-def _about_self(before: str, long: bool) -> bool:
-    """Whether the clause before a match is about the user or the assistant: it names them as
-    its subject (nothing but time and manner words before them: "这条信息来自用户…" names the
-    user as a source, not a subject), or, in a short note, names no one."""
+def _about_self(before: str, head: str, long: bool) -> bool:
+    """Whether a match is about the user or the assistant: its clause names them as subject
+    (before the match or in its own words ahead of the value, "User is a …"), with nothing
+    but time and manner words ahead of them ("这条信息来自用户…" names the user as a source,
+    not a subject); or, in a short note, the clause before it names no one."""
     s = _rules().subject
     named = s.self.search(before)
     if named:
         return _no_one(before[: named.start()])
+    if s.self.match(head.lstrip()) and _no_one(before):
+        return True  # "User is a …": the match starts with its subject ("叫我…" does not)
     return not long and _no_one(before)
 
 
@@ -287,7 +296,10 @@ def extract(text: str) -> Fact | None:
                     continue
                 if long is None:
                     long = long_note(text)
-                if not _about_self(rule.topics.sub(" ", before) if rule.topics else before, long):
+                head = text[m.start() : min(m.start(g) for g in m.groupdict() if m[g])]
+                if rule.topics:
+                    before, head = rule.topics.sub(" ", before), rule.topics.sub(" ", head)
+                if not _about_self(before, head, long):
                     continue
                 found = _value(rule, m)
                 if found is None:
