@@ -36,6 +36,8 @@ _REASON_PREFIXES = ("uncertain change of ", "replaces ", _CONFLICT)
 _DECIDED = " (a person decided which is current)"
 
 Entry = dict[str, Any]
+# A walk down a chain this many links deep reads the rest of the chain's links in one query.
+_DEEP = 8
 
 
 def fact_fields(content: str, realm: str | None) -> dict[str, Any]:
@@ -79,7 +81,9 @@ def resolve(
         key = keys.get(entry_id)
         if key is None:
             continue
-        chain = chains.get(key) or chains.setdefault(key, _Chain.load(user, key))
+        if key not in chains:
+            chains[key] = _Chain.load(user, key)
+        chain = chains[key]
         entry = chain.entries.get(entry_id)
         if entry is None or entry["status"] not in LIVE:
             continue
@@ -102,7 +106,7 @@ def resolve(
             if entry_id in chosen and _unordered(entry, rival):
                 newer, older = entry, rival
             else:
-                newer, older = (entry, rival) if entry["when"] > rival["when"] else (rival, entry)
+                newer, older = (entry, rival) if _at(entry) > _at(rival) else (rival, entry)
             if not _may_replace(newer, older):
                 if _hold(user, newer, older, who):
                     held.add(newer["id"])
@@ -117,45 +121,29 @@ def resolve(
 
 
 class _Chain:
-    """One fact key's entries and links, read once per `resolve` (one query each) and kept up
-    to date in memory, so a file stating one fact thousands of times costs a pass, not a
-    query per pair (tests/bench/bench_supersede.py)."""
+    """One fact key's live entries, read once per `resolve` (one query), and the links below
+    them, read when first needed; both kept up to date in memory. A file stating one fact
+    thousands of times then costs a pass, not a query per pair of entries and per step down
+    the chain (tests/bench/bench_supersede.py)."""
 
-    def __init__(self, entries: dict[int, Entry], links: list[tuple[int, int]]) -> None:
-        self.entries = entries
+    def __init__(self, user: UserStore, key: str, live: list[Entry]) -> None:
+        self.user, self.key = user, key
+        self.entries = {e["id"]: e for e in live}
         self.olds: dict[int, list[int]] = {}
-        for new_id, old_id in links:
-            self.olds.setdefault(new_id, []).append(old_id)
-        for olds in self.olds.values():
-            olds.sort()
-        # Live entries in id order; a superseded one is skipped by `_next` (path halving),
-        # so walking the rivals again and again costs nothing for those already gone.
-        self.live = sorted(
-            i for i, e in entries.items() if e["status"] in LIVE and e["merged_into"] is None
-        )
-        self.position = {entry_id: n for n, entry_id in enumerate(self.live)}
+        self.whole = False  # all links of the key read (else each entry's when first needed)
+        # Live entries in id order; one superseded since is skipped by `_next` (path halving),
+        # so going over the rivals again and again costs nothing for those already gone.
+        self.live = sorted(e["id"] for e in live if e["merged_into"] is None)
         self.skip = list(range(len(self.live) + 1))
 
     @classmethod
     def load(cls, user: UserStore, key: str) -> _Chain:
         rows = user.conn.execute(
             f"SELECT {_COLUMNS}, merged_into, review_reasons FROM entries "
-            "WHERE user_id = ? AND fact_key = ? AND status IN (?, ?, 'superseded')",
+            "WHERE user_id = ? AND fact_key = ? AND status IN (?, ?)",
             [user.user_id, key, *LIVE],
         )
-        entries = {}
-        for row in rows:
-            entry = dict(row)
-            entry["when"] = _when(entry)
-            entry["reasons"] = orjson.loads(entry.pop("review_reasons") or "[]")
-            entries[entry["id"]] = entry
-        links = user.conn.execute(
-            "SELECT s.new_id, s.old_id FROM supersedes s "
-            "JOIN entries e ON e.id = s.old_id AND e.user_id = s.user_id "
-            "WHERE s.user_id = ? AND e.fact_key = ? AND e.status = 'superseded'",
-            [user.user_id, key],
-        )
-        return cls(entries, [(n, o) for n, o in links])
+        return cls(user, key, [_entry(row) for row in rows])
 
     def _next(self, n: int) -> int:
         skip = self.skip
@@ -165,7 +153,7 @@ class _Chain:
         return n
 
     def rivals(self, entry: Entry) -> Iterator[Entry]:
-        """The other live values, in id order (as the rows were read before: `_rivals`)."""
+        """The other live values, in id order (as `_rivals` reads them)."""
         n = self._next(0)
         while n < len(self.live):
             rival = self.entries[self.live[n]]
@@ -175,27 +163,75 @@ class _Chain:
                 yield rival
             n = self._next(n + 1)
 
+    def _old_ids(self, new_id: int) -> list[int]:
+        if new_id not in self.olds:
+            self.olds[new_id] = [] if self.whole else self._read_olds("AND s.new_id = ?", new_id)
+        return self.olds[new_id]
+
+    def _read_olds(self, where: str, *params: Any) -> list[int]:
+        """Read links below entries of this key (`where` picks which); returns the old ids."""
+        rows = self.user.conn.execute(
+            f"SELECT s.new_id, {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))}, "
+            "e.merged_into, e.review_reasons "
+            # One entry's links: from its links (CROSS JOIN keeps that order), not from every
+            # entry of the key, which made each step down a long chain read all of it.
+            f"FROM supersedes s {'CROSS ' if where else ''}JOIN entries e "
+            "ON e.id = s.old_id AND e.user_id = s.user_id "
+            f"WHERE s.user_id = ? AND e.fact_key = ? AND e.status = 'superseded' {where} "
+            "ORDER BY e.id",
+            [self.user.user_id, self.key, *params],
+        )
+        found = []
+        for row in rows:
+            entry = dict(row)
+            new_id = entry.pop("new_id")
+            old = self.entries.setdefault(entry["id"], _entry(entry))
+            found.append(old["id"])
+            if self.whole:
+                self.olds.setdefault(new_id, []).append(old["id"])
+        return found
+
+    def _read_whole(self) -> None:
+        """Every link of the key in one query, once a walk down the chain goes deep."""
+        self.whole, self.olds = True, {}
+        self._read_olds("")
+
     def olds_of(self, entry: Entry) -> list[Entry]:
-        """What `entry` supersedes in this chain, in id order (`_olds`)."""
-        found = (self.entries.get(i) for i in self.olds.get(entry["id"], ()))
-        return [o for o in found if o is not None and o["status"] == "superseded"]
+        """What `entry` supersedes in this chain, in id order (as `_olds` reads them)."""
+        found = (self.entries[i] for i in self._old_ids(entry["id"]))
+        return [o for o in found if o["status"] == "superseded"]
 
     def closest_newer(self, newest: Entry, entry: Entry) -> Entry:
         """As `_closest_newer`, on the links in memory."""
-        current = newest
-        while below := [o for o in self.olds_of(current) if o["when"] > entry["when"]]:
-            current = max(below, key=lambda o: o["when"])
+        current, steps = newest, 0
+        while below := [o for o in self.olds_of(current) if _at(o) > _at(entry)]:
+            current, steps = max(below, key=_at), steps + 1
+            if steps == _DEEP and not self.whole:
+                self._read_whole()
         return current
 
     def link(self, new_id: int, old_id: int) -> None:
-        olds = self.olds.setdefault(new_id, [])
+        olds = self._old_ids(new_id)
         if old_id not in olds:
             insort(olds, old_id)
 
     def unlink(self, new_id: int, old_id: int) -> None:
-        olds = self.olds.get(new_id)
-        if olds and old_id in olds:
+        olds = self._old_ids(new_id)
+        if old_id in olds:
             olds.remove(old_id)
+
+
+def _entry(row: Any) -> Entry:
+    entry = dict(row)
+    entry["reasons"] = orjson.loads(entry.pop("review_reasons") or "[]")
+    return entry
+
+
+def _at(entry: Entry) -> tuple[str, int]:
+    """`_when`, worked out once per entry (most rows read are never compared)."""
+    if "when" not in entry:
+        entry["when"] = _when(entry)
+    return entry["when"]
 
 
 def restate(user: UserStore, stated: dict[int, list[str]], who: str = "memctl") -> int:
