@@ -604,3 +604,17 @@ def test_dated_lines_of_one_memory_file_are_ordered_by_their_dates(tree, import_
     import_json(tree({"MEMORY.md": "- 2026-03-01: 我住在北京\n- 2026-01-10: 我住在上海\n"}))
     assert statuses(query) == {"我住在北京": "active", "我住在上海": "superseded"}
     assert links(query) == [(1, 2, "lives_in: '上海' → '北京'")]
+
+
+def test_boilerplate_in_long_notes_is_no_fact(tree, import_json, query):
+    """Seen in a real file: a sentence every long note carried was read as a hometown, and the
+    notes superseded one another through it. Its clause is about the information, not the user."""
+    note = (
+        "这条信息来自用户在多次对话中提到的家乡、工作和生活习惯，整理后供参考。"
+        "部署前先跑 make test，通过后再合并到主分支，周五下午不发版。"
+    )
+    files = {f"memory/2026-01-{d:02d}.md": f"- {note}第 {d} 条：{'甲乙丙丁戊'[d % 5]}项目的说明。\n"
+             for d in range(1, 6)}  # fmt: skip
+    report = import_json(tree(files))
+    assert report["superseded"] == 0
+    assert query("SELECT count(*) FROM entries WHERE fact_key IS NOT NULL") == [(0,)]
