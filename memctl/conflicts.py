@@ -299,6 +299,8 @@ def release(user: UserStore, entry_id: int, who: str | None = None) -> list[int]
                        note=f"#{entry_id} no longer supersedes it")  # fmt: skip
         reinstated.append(old_id)
     resolve(user, reinstated, who or changes.actor())
+    if user.entry(entry_id)["status"] not in LIVE:
+        _end_conflicts(user, entry_id, who or changes.actor())
     return reinstated
 
 

@@ -618,3 +618,10 @@ def test_boilerplate_in_long_notes_is_no_fact(tree, import_json, query):
     report = import_json(tree(files))
     assert report["superseded"] == 0
     assert query("SELECT count(*) FROM entries WHERE fact_key IS NOT NULL") == [(0,)]
+
+
+def test_deleting_one_side_for_good_leaves_the_other_active(tree, import_json, query, run):
+    import_json(tree(HANGZHOU_SHENZHEN))
+    assert run("delete", "2", "--hard", "--yes").exit_code == 0
+    assert statuses(query) == {"用户在杭州工作": "active"}
+    assert reasons(query) == {1: None}
