@@ -2,9 +2,15 @@
 
 An entry whose text states a clear fact (memctl.classify.facts: subject, predicate, value)
 carries `fact_key`/`fact_value`. A different value under the same key for the same user means
-the fact changed: the entry with the later time (the record's own `ts`, else when it was
-imported, compared as instants; ties go to the later entry) stays, the other becomes
-`superseded`, and the pair is kept in `supersedes` with the reason.
+the fact changed: the entry with the later time (the record's own `ts`, compared as instants;
+ties go to the later entry) stays, the other becomes `superseded`, and the pair is kept in
+`supersedes` with the reason.
+
+Only the records' own times order two values (TAXONOMY.md, status): when either has none (an
+undated MEMORY.md line; when it was imported says nothing of when it was said), both values,
+if both are stated plainly and in use, wait in review as one conflict asking which is current.
+Approving one supersedes the other, with a reason saying a person decided; rejecting or
+deleting one frees the other.
 
 Only an active entry replaces an active one. A pending one — hedged ("可能要搬去…"), low
 confidence, or flagged as an injected instruction — waits in review with a reason saying what
@@ -103,7 +109,8 @@ def resolve(
                 ):
                     held.add(pending["id"])
                 continue
-            if entry_id in chosen and _unordered(entry, rival):
+            by_person = entry_id in chosen and _unordered(entry, rival)
+            if by_person:
                 newer, older = entry, rival
             else:
                 newer, older = (entry, rival) if _at(entry) > _at(rival) else (rival, entry)
@@ -113,7 +120,7 @@ def resolve(
                 continue
             if older is entry:
                 newer = chain.closest_newer(newer, entry)
-            _supersede(user, newer, older, who, chain, decided=entry_id in chosen)
+            _supersede(user, newer, older, who, chain, decided=by_person)
             superseded += 1
             if older is entry:
                 break  # this entry is out; its other rivals are judged against the newer one
