@@ -2,9 +2,15 @@
 
 An entry whose text states a clear fact (memctl.classify.facts: subject, predicate, value)
 carries `fact_key`/`fact_value`. A different value under the same key for the same user means
-the fact changed: the entry with the later time (the record's own `ts`, else when it was
-imported, compared as instants; ties go to the later entry) stays, the other becomes
-`superseded`, and the pair is kept in `supersedes` with the reason.
+the fact changed: the entry with the later time (the record's own `ts`, compared as instants;
+ties go to the later entry) stays, the other becomes `superseded`, and the pair is kept in
+`supersedes` with the reason.
+
+Only the records' own times order two values (TAXONOMY.md, status): when either has none (an
+undated MEMORY.md line; when it was imported says nothing of when it was said), both values,
+if both are stated plainly and in use, wait in review as one conflict asking which is current.
+Approving one supersedes the other, with a reason saying a person decided; rejecting or
+deleting one frees the other.
 
 Only an active entry replaces an active one. A pending one — hedged ("可能要搬去…"), low
 confidence, or flagged as an injected instruction — waits in review with a reason saying what
@@ -16,7 +22,8 @@ reinstated.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import insort
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,9 +36,14 @@ from memctl.store import UserStore, now_iso
 LIVE = ("active", "pending_review")
 _COLUMNS = "id, fact_key, fact_value, fact_certain, ts, created_at, status"
 # Reasons this module adds to a pending entry; re-classifying keeps them.
-_REASON_PREFIXES = ("uncertain change of ", "replaces ")
+_CONFLICT = "conflict: "
+_REASON_PREFIXES = ("uncertain change of ", "replaces ", _CONFLICT)
+# Added to the reason of a supersede a person decided (no times to order the two values).
+_DECIDED = " (a person decided which is current)"
 
 Entry = dict[str, Any]
+# A walk down a chain this many links deep reads the rest of the chain's links in one query.
+_DEEP = 8
 
 
 def fact_fields(content: str, realm: str | None) -> dict[str, Any]:
@@ -50,31 +62,183 @@ def is_conflict_reason(reason: str) -> bool:
     return reason.startswith(_REASON_PREFIXES)
 
 
-def resolve(user: UserStore, entry_ids: Iterable[int], who: str = "memctl") -> dict[str, int]:
-    """Check each entry's fact against the user's other live entries; returns counts."""
+def holds_back(reasons: Iterable[str]) -> bool:
+    """Whether these reasons keep an entry in review on their own: two values with no order
+    between them, waiting for a person to say which is current."""
+    return any(r.startswith(_CONFLICT) for r in reasons)
+
+
+def resolve(
+    user: UserStore, entry_ids: Iterable[int], who: str = "memctl", decided: Iterable[int] = ()
+) -> dict[str, int]:
+    """Check each entry's fact against the user's other live entries; returns counts.
+
+    `decided`: entries a person just chose as current (approved in review); they replace the
+    values they have no order with (undated ones) instead of going to review with them.
+    """
     superseded = 0
     held: set[int] = set()
+    conflicts = 0
+    chosen = set(decided)
     ids = list(entry_ids)
-    stating = _stating_facts(user, ids)
+    keys = dict(user.entries_by_id("id, fact_key", ids, "AND fact_key IS NOT NULL"))
+    chains: dict[str, _Chain] = {}
     for entry_id in ids:
-        if entry_id not in stating:
+        key = keys.get(entry_id)
+        if key is None:
             continue
-        entry = _get(user, entry_id)
-        if entry is None or not entry["fact_key"] or entry["status"] not in LIVE:
+        if key not in chains:
+            chains[key] = _Chain.load(user, key)
+        chain = chains[key]
+        entry = chain.entries.get(entry_id)
+        if entry is None or entry["status"] not in LIVE:
             continue
-        for rival in _rivals(user, entry):
-            newer, older = (entry, rival) if _when(entry) > _when(rival) else (rival, entry)
+        if _in_conflict(entry) and entry_id not in chosen:
+            continue  # waiting for a person to say which value is current
+        for rival in chain.rivals(entry):
+            if entry["status"] not in LIVE:
+                break
+            if entry_id not in chosen and _unordered(entry, rival):
+                if _disagree(entry, rival):
+                    _conflict(user, entry, rival, who)
+                    conflicts += 1
+                    break  # held for a person now; one conflict says so
+                pending = rival if entry["status"] == "active" else entry
+                if pending["status"] != "active" and _hold(
+                    user, pending, entry if pending is rival else rival, who
+                ):
+                    held.add(pending["id"])
+                continue
+            by_person = entry_id in chosen and _unordered(entry, rival)
+            if by_person:
+                newer, older = entry, rival
+            else:
+                newer, older = (entry, rival) if _at(entry) > _at(rival) else (rival, entry)
             if not _may_replace(newer, older):
                 if _hold(user, newer, older, who):
                     held.add(newer["id"])
                 continue
             if older is entry:
-                newer = _closest_newer(user, newer, entry)
-            _supersede(user, newer, older, who)
+                newer = chain.closest_newer(newer, entry)
+            _supersede(user, newer, older, who, chain, decided=by_person)
             superseded += 1
             if older is entry:
                 break  # this entry is out; its other rivals are judged against the newer one
-    return {"superseded": superseded, "review": len(held)}
+    return {"superseded": superseded, "review": len(held) + conflicts}
+
+
+class _Chain:
+    """One fact key's live entries, read once per `resolve` (one query), and the links below
+    them, read when first needed; both kept up to date in memory. A file stating one fact
+    thousands of times then costs a pass, not a query per pair of entries and per step down
+    the chain (tests/bench/bench_supersede.py)."""
+
+    def __init__(self, user: UserStore, key: str, live: list[Entry]) -> None:
+        self.user, self.key = user, key
+        self.entries = {e["id"]: e for e in live}
+        self.olds: dict[int, list[int]] = {}
+        self.whole = False  # all links of the key read (else each entry's when first needed)
+        # Live entries in id order; one superseded since is skipped by `_next` (path halving),
+        # so going over the rivals again and again costs nothing for those already gone.
+        self.live = sorted(e["id"] for e in live if e["merged_into"] is None)
+        self.skip = list(range(len(self.live) + 1))
+
+    @classmethod
+    def load(cls, user: UserStore, key: str) -> _Chain:
+        rows = user.conn.execute(
+            f"SELECT {_COLUMNS}, merged_into, review_reasons FROM entries "
+            "WHERE user_id = ? AND fact_key = ? AND status IN (?, ?)",
+            [user.user_id, key, *LIVE],
+        )
+        return cls(user, key, [_entry(row) for row in rows])
+
+    def _next(self, n: int) -> int:
+        skip = self.skip
+        while skip[n] != n:
+            skip[n] = skip[skip[n]]
+            n = skip[n]
+        return n
+
+    def rivals(self, entry: Entry) -> Iterator[Entry]:
+        """The other live values, in id order (as `_rivals` reads them)."""
+        n = self._next(0)
+        while n < len(self.live):
+            rival = self.entries[self.live[n]]
+            if rival["status"] not in LIVE:
+                self.skip[n] = n + 1
+            elif rival["id"] != entry["id"] and rival["fact_value"] != entry["fact_value"]:
+                yield rival
+            n = self._next(n + 1)
+
+    def _old_ids(self, new_id: int) -> list[int]:
+        if new_id not in self.olds:
+            self.olds[new_id] = [] if self.whole else self._read_olds("AND s.new_id = ?", new_id)
+        return self.olds[new_id]
+
+    def _read_olds(self, where: str, *params: Any) -> list[int]:
+        """Read links below entries of this key (`where` picks which); returns the old ids."""
+        rows = self.user.conn.execute(
+            f"SELECT s.new_id, {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))}, "
+            "e.merged_into, e.review_reasons "
+            # One entry's links: from its links (CROSS JOIN keeps that order), not from every
+            # entry of the key, which made each step down a long chain read all of it.
+            f"FROM supersedes s {'CROSS ' if where else ''}JOIN entries e "
+            "ON e.id = s.old_id AND e.user_id = s.user_id "
+            f"WHERE s.user_id = ? AND e.fact_key = ? AND e.status = 'superseded' {where} "
+            "ORDER BY e.id",
+            [self.user.user_id, self.key, *params],
+        )
+        found = []
+        for row in rows:
+            entry = dict(row)
+            new_id = entry.pop("new_id")
+            old = self.entries.setdefault(entry["id"], _entry(entry))
+            found.append(old["id"])
+            if self.whole:
+                self.olds.setdefault(new_id, []).append(old["id"])
+        return found
+
+    def _read_whole(self) -> None:
+        """Every link of the key in one query, once a walk down the chain goes deep."""
+        self.whole, self.olds = True, {}
+        self._read_olds("")
+
+    def olds_of(self, entry: Entry) -> list[Entry]:
+        """What `entry` supersedes in this chain, in id order (as `_olds` reads them)."""
+        found = (self.entries[i] for i in self._old_ids(entry["id"]))
+        return [o for o in found if o["status"] == "superseded"]
+
+    def closest_newer(self, newest: Entry, entry: Entry) -> Entry:
+        """As `_closest_newer`, on the links in memory."""
+        current, steps = newest, 0
+        while below := [o for o in self.olds_of(current) if _at(o) > _at(entry)]:
+            current, steps = max(below, key=_at), steps + 1
+            if steps == _DEEP and not self.whole:
+                self._read_whole()
+        return current
+
+    def link(self, new_id: int, old_id: int) -> None:
+        olds = self._old_ids(new_id)
+        if old_id not in olds:
+            insort(olds, old_id)
+
+    def unlink(self, new_id: int, old_id: int) -> None:
+        olds = self._old_ids(new_id)
+        if old_id in olds:
+            olds.remove(old_id)
+
+
+def _entry(row: Any) -> Entry:
+    entry = dict(row)
+    entry["reasons"] = orjson.loads(entry.pop("review_reasons") or "[]")
+    return entry
+
+
+def _at(entry: Entry) -> tuple[str, int]:
+    """`_when`, worked out once per entry (most rows read are never compared)."""
+    if "when" not in entry:
+        entry["when"] = _when(entry)
+    return entry["when"]
 
 
 def restate(user: UserStore, stated: dict[int, list[str]], who: str = "memctl") -> int:
@@ -142,23 +306,59 @@ def release(user: UserStore, entry_id: int, who: str | None = None) -> list[int]
                        note=f"#{entry_id} no longer supersedes it")  # fmt: skip
         reinstated.append(old_id)
     resolve(user, reinstated, who or changes.actor())
+    if user.entry(entry_id)["status"] not in LIVE:
+        _end_conflicts(user, entry_id, who or changes.actor())
     return reinstated
 
 
 def settle(
-    user: UserStore, entry_id: int, was: str, *, fact_changed: bool = False, who: str | None = None
+    user: UserStore,
+    entry_id: int,
+    was: str,
+    *,
+    fact_changed: bool = False,
+    decided: bool = False,
+    who: str | None = None,
 ) -> None:
     """After a person changed an entry (status `was` before): bring its chain up to date.
 
-    Now active: it may replace older values, and be replaced by newer ones. No longer trusted
-    (sent to review, archived, or superseded again by undoing a restatement): what it
-    replaced comes back. Its fact changed: both.
+    Now active: it may replace older values, and be replaced by newer ones; `decided` (it was
+    approved) means a person chose it as current, so it replaces values it has no order with.
+    No longer trusted (sent to review, archived, or superseded again by undoing a
+    restatement): what it replaced comes back, and a value it was in conflict with is free
+    again. Its fact changed: both.
     """
     status = user.entry(entry_id)["status"]
     if was == "active" and (fact_changed or status in ("pending_review", "archived", "superseded")):
         release(user, entry_id, who)
+    if status not in LIVE:
+        _end_conflicts(user, entry_id, who or changes.actor())
     if status == "active" and (was != "active" or fact_changed):
-        resolve(user, [entry_id], who or changes.actor())
+        resolve(user, [entry_id], who or changes.actor(), decided=[entry_id] if decided else ())
+
+
+def _end_conflicts(user: UserStore, entry_id: int, who: str) -> None:
+    """`entry_id` is out (rejected, deleted): the values waiting in a conflict with it lose
+    that reason, and one with no other reason to wait is active again (then checked anew)."""
+    mark = f"(#{entry_id})"
+    rows = user.conn.execute(
+        "SELECT id, review_reasons FROM entries WHERE user_id = ? AND status = 'pending_review' "
+        "AND id <> ? AND instr(review_reasons, ?) > 0 ORDER BY id",
+        [user.user_id, entry_id, mark],
+    ).fetchall()
+    freed = []
+    for other_id, raw in rows:
+        reasons = orjson.loads(raw)
+        kept = [r for r in reasons if not (r.startswith(_CONFLICT) and mark in r)]
+        if kept == reasons:
+            continue
+        values: dict[str, Any] = {"review_reasons": orjson.dumps(kept).decode() if kept else None}
+        if not kept:
+            values["status"] = "active"
+            freed.append(other_id)
+        changes.update(user, other_id, "settle", values, who=who,
+                       note=f"#{entry_id}, the other side of its conflict, is out")  # fmt: skip
+    resolve(user, freed, who)
 
 
 def unlink(user: UserStore, old_id: int) -> None:
@@ -224,10 +424,18 @@ def _closest_newer(user: UserStore, newest: Entry, entry: Entry) -> Entry:
     return current
 
 
-def _supersede(user: UserStore, newer: Entry, older: Entry, who: str) -> None:
+def _supersede(
+    user: UserStore,
+    newer: Entry,
+    older: Entry,
+    who: str,
+    chain: _Chain | None = None,
+    decided: bool = False,
+) -> None:
     # Links `newer` holds to entries older than `older` now start at `older`: it came in
     # between them. (A link between equal values is left where it is.)
-    for old in _olds(user, newer):
+    olds = chain.olds_of(newer) if chain is not None else _olds(user, newer)
+    for old in olds:
         if _when(old) < _when(older) and old["fact_value"] != older["fact_value"]:
             user.conn.execute(
                 "UPDATE OR REPLACE supersedes SET new_id = ?, reason = ?, created_at = ? "
@@ -235,13 +443,19 @@ def _supersede(user: UserStore, newer: Entry, older: Entry, who: str) -> None:
                 [older["id"], _reason(old, older), older["ts"] or now_iso(),
                  user.user_id, newer["id"], old["id"]],
             )  # fmt: skip
-    reason = _reason(older, newer)
+            if chain is not None:
+                chain.unlink(newer["id"], old["id"])
+                chain.link(older["id"], old["id"])
+    reason = _reason(older, newer) + (_DECIDED if decided else "")
     # A link the other way is stale (an undone restatement, undone again): no cycles.
     user.conn.execute(
         "DELETE FROM supersedes WHERE user_id = ? AND new_id = ? AND old_id = ?",
         [user.user_id, older["id"], newer["id"]],
     )
     user.add_supersede(newer["id"], older["id"], reason, newer["ts"])
+    if chain is not None:
+        chain.unlink(older["id"], newer["id"])
+        chain.link(newer["id"], older["id"])
     if older["status"] != "superseded":
         changes.update(user, older["id"], "supersede", {"status": "superseded"}, who=who,
                        note=f"superseded by #{newer['id']}: {reason}")  # fmt: skip
@@ -278,6 +492,7 @@ def _hold(user: UserStore, newer: Entry, older: Entry, who: str) -> bool:
         return False
     values = {"review_reasons": orjson.dumps([*reasons, reason]).decode()}
     changes.update(user, newer["id"], "review", values, who=who, note=reason)
+    newer["reasons"] = [*reasons, reason]
     return True
 
 
@@ -289,6 +504,39 @@ def _status_before_supersede(user: UserStore, entry_id: int) -> str:
     ).fetchone()
     status = orjson.loads(row[0]).get("status") if row and row[0] else None
     return status if status in LIVE else "active"
+
+
+def _unordered(a: Entry, b: Entry) -> bool:
+    """No order between two values: one of them has no time of its own (an undated line of a
+    MEMORY.md; import time is not when the user said it)."""
+    return a["ts"] is None or b["ts"] is None
+
+
+def _disagree(entry: Entry, rival: Entry) -> bool:
+    """A real disagreement worth holding both back for: both stated without hedging, the
+    entry in use, the rival in use or already waiting in a conflict."""
+    if not (entry["fact_certain"] and rival["fact_certain"]) or entry["status"] != "active":
+        return False
+    return rival["status"] == "active" or _in_conflict(rival)
+
+
+def _in_conflict(entry: Entry) -> bool:
+    return any(r.startswith(_CONFLICT) for r in entry["reasons"])
+
+
+def _conflict(user: UserStore, entry: Entry, rival: Entry, who: str) -> None:
+    """Both values wait for a person, with one reason naming both. A rival already waiting in
+    a conflict keeps its reasons: the new value joins that conflict."""
+    a, b = sorted((entry, rival), key=lambda e: int(e["id"]))
+    reason = (
+        f"{_CONFLICT}{_predicate(a)} '{a['fact_value']}' (#{a['id']}) "
+        f"vs '{b['fact_value']}' (#{b['id']}) — which is current?"
+    )
+    for side in (entry, rival) if rival["status"] == "active" else (entry,):
+        reasons = [*side["reasons"], reason]
+        values = {"status": "pending_review", "review_reasons": orjson.dumps(reasons).decode()}
+        changes.update(user, side["id"], "review", values, who=who, note=reason)
+        side["reasons"], side["status"] = reasons, "pending_review"
 
 
 def _when(entry: Entry) -> tuple[str, int]:

@@ -123,7 +123,7 @@ def _decide(
         for entry_id in ids:
             was = user.entry(entry_id)["status"]
             done.append(changes.update(user, entry_id, action, values, who=who))
-            conflicts.settle(user, entry_id, was, who=who)
+            conflicts.settle(user, entry_id, was, decided=action == "approve", who=who)
     return done
 
 
@@ -186,7 +186,7 @@ def edit(
         if content is not None:
             search.reindex(user.store, entry_id, content)
         conflicts.settle(user, entry_id, entry["status"], fact_changed="fact_key" in values
-                         or "fact_value" in values, who=who)  # fmt: skip
+                         or "fact_value" in values, decided=approve, who=who)  # fmt: skip
     return change
 
 
@@ -312,13 +312,16 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
         realm = realms[path] if not c.realm_cued and realms[path] else c.realm
         # What the source file says its records are bounds the layer, as at import.
         layer = frontmatter.apply_hint(c.layer, frontmatter.file_hint(path) if path else None)
-        reasons = list(c.reasons)
-        if c.status == "pending_review" and entry["review_reasons"]:
-            reasons += [r for r in orjson.loads(entry["review_reasons"])
-                        if conflicts.is_conflict_reason(r) and r not in reasons]  # fmt: skip
+        reasons, status = list(c.reasons), c.status
+        if entry["review_reasons"]:
+            kept = [r for r in orjson.loads(entry["review_reasons"])
+                    if conflicts.is_conflict_reason(r) and r not in reasons]  # fmt: skip
+            # Two values waiting for a person to say which is current wait whatever the text.
+            if status == "pending_review" or conflicts.holds_back(kept):
+                reasons, status = reasons + kept, "pending_review"
         new = {
             "realm": realm, "layer": layer, "audience": c.audience, "expires_at": c.expires_at,
-            "status": c.status,
+            "status": status,
             "review_reasons": orjson.dumps(reasons).decode() if reasons else None,
             **conflicts.fact_fields(entry["content"], realm),
         }  # fmt: skip

@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 from collections import Counter
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -249,8 +250,25 @@ _EN = ["The user prefers dark mode", "Alice dislikes long meetings", "We use the
        "My manager reviews weekly reports", "The team wants to learn Rust"]  # fmt: skip
 
 
-_LIVES_IN = ["I live in Paris", "我住在上海", "I live in Lyon", "我住在北京", "I live in Berlin"]
-_EDITOR = ["My editor is vim", "我的编辑器是 Emacs", "My editor is Helix"]
+# A different text for every file (up to 24): a repeated text would be a restatement, which
+# moves links, and the crash tests count on a clean run only ever adding them.
+_LIVES_IN = [
+    f"I live in {c}" if n % 2 == 0 else f"我住在{c}"
+    for n, c in enumerate(
+        ["Paris", "上海", "Lyon", "北京", "Berlin", "杭州", "Madrid", "成都", "Vienna", "深圳",
+         "Prague", "南京", "Oslo", "武汉", "Dublin", "西安", "Lisbon", "厦门", "Zurich", "苏州",
+         "Athens", "青岛", "Warsaw", "长沙"]
+    )
+]  # fmt: skip
+_EDITOR = [
+    template.format(editor)
+    for template in ("My editor is {}", "I use {} for code", "Editor: {}")
+    for editor in ("vim", "Emacs", "Helix", "Neovim", "VS Code", "Zed", "Sublime Text", "nano")
+]
+
+
+def _day(n: int) -> str:
+    return (date(2026, 1, 1) + timedelta(days=n)).isoformat()
 
 
 def _fact(rng: random.Random, n: int) -> str:
@@ -302,7 +320,9 @@ def write_big_tree(
                 text = _fact(rng, first_item + f * bullets + i)
             lines.append(f"- {text}")
             if facts and i == bullets // 2:
-                lines += [f"- {_LIVES_IN[f % len(_LIVES_IN)]}", f"- {_EDITOR[f % len(_EDITOR)]}"]
+                # Dated: only the records' own times order two values of a fact.
+                lines += [f"- {_day(f)}: {_LIVES_IN[f % len(_LIVES_IN)]}",
+                          f"- {_day(f)}: {_EDITOR[f % len(_EDITOR)]}"]  # fmt: skip
         (root / f"memory-{f:02d}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     sessions = root / "sessions"
     sessions.mkdir(exist_ok=True)
@@ -311,7 +331,9 @@ def write_big_tree(
         for i in range(1, messages + 1):
             if facts and i == messages // 2 + 1:
                 fact = _LIVES_IN[(md_files + f) % len(_LIVES_IN)]
-                out.append(orjson.dumps({"role": "user", "content": f"remember: {fact}"}))
+                said = f"{_day(md_files + f)}T12:00:00Z"
+                message = {"role": "user", "content": f"remember: {fact}", "created_at": said}
+                out.append(orjson.dumps(message))
             elif i % 97 == 0:
                 out.append(b'{"role": "user", "content": "remember: broken')
             elif i % 89 == 0:

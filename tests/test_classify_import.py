@@ -10,7 +10,8 @@ def _statuses(query):
 
 
 def test_a_move_supersedes_the_old_city(tree, import_json, query):
-    import_json(tree({"MEMORY.md": "- 我住在上海\n\n- 我搬家了，现在住在北京\n"}))
+    lines = "- 2026-01-05 我住在上海\n\n- 2026-03-02 我搬家了，现在住在北京\n"  # dated: an order
+    import_json(tree({"MEMORY.md": lines}))
     assert _statuses(query) == [("我住在上海", "superseded"), ("我搬家了，现在住在北京", "active")]
     assert query("SELECT new_id, old_id, reason FROM supersedes") == [
         (2, 1, "lives_in: '上海' → '北京'")

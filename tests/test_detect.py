@@ -93,7 +93,7 @@ def test_every_fixture_file_is_detected() -> None:
         path.relative_to(FIXTURES).as_posix(): _family(path)
         for path in sorted(FIXTURES.rglob("*"))
         if path.is_file()
-        and path.parts[len(FIXTURES.parts)] not in ("bad", "dedupe", "classify", "secrets")
+        and path.parts[len(FIXTURES.parts)] not in ("bad", "dedupe", "classify", "secrets", "facts")
     }
     assert found == {
         "README.md": "markdown",

@@ -147,3 +147,59 @@ def test_fact_is_a_frozen_value() -> None:
 def test_any_text_gives_a_fact_or_none(text: str) -> None:
     found = extract(text)
     assert found is None or (found.subject in ("user", "assistant") and found.value.strip())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这份资料来自客户的邮件",
+        "这条信息来自用户在多次对话中提到的家乡和工作经历，仅供参考",
+        "The report comes from Acme Research.",
+        "The codebase switched to Rust last year",
+        "项目的主力语言是 Go",
+        "服务器搬到了新机房",
+    ],
+)
+def test_a_trigger_in_a_clause_about_something_else_is_no_fact(text: str) -> None:
+    assert extract(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("现在换成 Go 了", ("language", "go")),
+        ("用户的主力编程语言是 Python", ("language", "python")),
+        ("I switched to Rust last month", ("language", "rust")),
+        ("编辑器换成了 VS Code", ("editor", "vscode")),
+        ("用户现在在苏州生活", ("lives_in", "苏州")),
+        ("去年搬到了深圳", ("lives_in", "深圳")),
+    ],
+)
+def test_phrasings_and_changes_stated_as_the_change(text: str, expected: tuple[str, str]) -> None:
+    assert fact(text)[1:3] == expected
+
+
+def test_a_long_note_needs_its_subject_stated() -> None:
+    filler = "这是一段很长的背景说明，讲的是部署流程和注意事项。" * 8
+    assert extract(filler + "搬到了深圳。") is None
+    assert fact(filler + "用户搬到了深圳。")[1:3] == ("lives_in", "深圳")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**重要：在此仓库中工作时，必须使用中文回复所有消息和说明。**",
+        "**加入时间：** 2025年3月",
+        "OpenClaw护城河：住在手机里，记得你的一切",
+        "记忆系统三层架构，来自@wangray",
+    ],
+)
+def test_values_that_point_instead_of_naming_are_no_fact(text: str) -> None:
+    """Seen in real memory files: a demonstrative, a handle, the inside of a thing."""
+    found = extract(text)
+    assert found is None or found.predicate not in ("employer", "lives_in", "hometown"), found
+
+
+def test_a_long_note_whose_fact_clause_names_the_user_still_gives_it() -> None:
+    text = "User is a Product Manager. Primary workstation OS is macOS. Uses Hermes for planning."
+    assert fact(text)[1:3] == ("job", "product manager")

@@ -306,15 +306,19 @@ def _last_change(query) -> int:
     return query("SELECT max(id) FROM changes")[0][0]
 
 
+# Dated lines: the order of two values is known only from the records' own times.
+DATED_MOVE = "- 2026-01-05 我住在上海\n- 2026-03-02 我搬家了，现在住在北京\n"
+
+
 def test_hard_delete_of_the_current_value_brings_back_the_previous(tree, import_json, run, query):
-    import_json(tree({"MEMORY.md": "- 我住在上海\n- 我搬家了，现在住在北京\n"}))
+    import_json(tree({"MEMORY.md": DATED_MOVE}))
     assert run("delete", "2", "--hard", "--yes").exit_code == 0
     assert query("SELECT id, status FROM entries") == [(1, "active")]
     assert query("SELECT count(*) FROM supersedes") == [(0,)]
 
 
 def test_soft_delete_of_the_current_value_brings_back_the_previous(tree, import_json, run, query):
-    import_json(tree({"MEMORY.md": "- 我住在上海\n- 我搬家了，现在住在北京\n"}))
+    import_json(tree({"MEMORY.md": DATED_MOVE}))
     assert run("delete", "2").exit_code == 0
     assert query("SELECT id, status FROM entries ORDER BY id") == [(1, "active"), (2, "archived")]
     (change,) = query("SELECT id FROM changes WHERE action = 'delete'")[0]
@@ -340,7 +344,7 @@ def test_delete_unknown_or_another_users_entry(root, run, query):
 
 @pytest.fixture
 def chain(tree, import_json):
-    import_json(tree({"MEMORY.md": "- 我住在上海\n- 我搬家了，现在住在北京\n"}))
+    import_json(tree({"MEMORY.md": DATED_MOVE}))
 
 
 def test_history_of_the_old_entry(chain, run):
@@ -364,7 +368,7 @@ def test_history_of_the_new_entry_and_its_changes(chain, run):
         (1, None, 2, "lives_in: '上海' → '北京'"),
     ]  # fmt: skip
     assert info["related"] == [
-        {"id": 1, "status": "superseded", "content": "我住在上海", "ts": None}
+        {"id": 1, "status": "superseded", "content": "我住在上海", "ts": "2026-01-05"}
     ]
     (change,) = info["changes"]
     assert (change["actor"], change["action"], change["after"]) == (

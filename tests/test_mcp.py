@@ -98,7 +98,9 @@ def test_every_tool_end_to_end(tmp_path: Path, run: Any) -> None:
 
             flagged = _ok(await s.call_tool("remember", {"text": INJECTION}))
             assert flagged["status"] == "pending_review"
-            assert flagged["reasons"] == ["instruction-like text: 'Ignore all previous instructions'"]
+            assert flagged["reasons"] == [
+                "instruction-like text: 'Ignore all previous instructions'"
+            ]
             secret = _ok(await s.call_tool("remember", {"text": f"the deploy key is {KEY}"}))
             assert secret["redacted"] == ["openai_key"]
             assert KEY not in secret["content"] and "[REDACTED:openai_key]" in secret["content"]

@@ -264,10 +264,11 @@ def test_approve_several(queue, run, query):
         (2, "active", None),
         (3, "active", None),
     ]
-    # Approving the move makes it the current value: Berlin is superseded now.
+    # Approving the move makes it the current value: Berlin is superseded now (both lines
+    # are undated, so the order is the reviewer's, and the reason says so).
     assert query("SELECT status FROM entries WHERE id = 1") == [("superseded",)]
     assert query("SELECT new_id, old_id, reason FROM supersedes") == [
-        (2, 1, "lives_in: 'berlin' → 'rome'")
+        (2, 1, "lives_in: 'berlin' → 'rome' (a person decided which is current)")
     ]
     rows = query("SELECT entry_id, actor, action, before, after, at FROM changes ORDER BY id")
     decisions = [r for r in rows if r[2] == "approve"]

@@ -39,13 +39,19 @@ def snapshot(query) -> dict[str, list[tuple]]:
 # --- the seed case and English ---------------------------------------------------------------
 
 
+SEED = transcript([
+    ("2026-01-05T09:00:00+08:00", "记住：我住在上海"),
+    ("2026-03-02T20:00:00+08:00", "记住：我搬家了，现在住在北京"),
+])  # fmt: skip
+
+
 def test_seed_case_a_move_supersedes_the_old_city(tree, import_json, query):
-    report = import_json(tree({"MEMORY.md": "- 我住在上海\n- 我搬家了，现在住在北京\n"}))
+    report = import_json(tree({"sessions/s.jsonl": SEED}))
     assert (report["added"], report["superseded"], report["conflicts_to_review"]) == (2, 1, 0)
     assert statuses(query) == {"我住在上海": "superseded", "我搬家了，现在住在北京": "active"}
     ((new, old, reason, at),) = query("SELECT new_id, old_id, reason, created_at FROM supersedes")
     assert (new, old, reason) == (2, 1, "lives_in: '上海' → '北京'")
-    assert ISO_NOW.match(at), at  # no record time in MEMORY.md: the time it was decided
+    assert at == "2026-03-02T20:00:00+08:00"  # when the newer value was said
     assert query("SELECT entry_id, actor, action, before, after, note FROM changes") == [
         (1, "memctl", "supersede", '{"status":"active"}', '{"status":"superseded"}',
          "superseded by #2: lives_in: '上海' → '北京'"),
@@ -57,8 +63,18 @@ def test_seed_case_a_move_supersedes_the_old_city(tree, import_json, query):
     ]
 
 
+def test_the_seed_case_undated_asks_which_is_current(tree, import_json, query):
+    """The same two lines in an undated MEMORY.md: import order is no evidence of which the
+    user said last (issue 10), so both wait for a person, as one conflict."""
+    report = import_json(tree({"MEMORY.md": "- 我住在上海\n- 我搬家了，现在住在北京\n"}))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 1)
+    assert set(statuses(query).values()) == {"pending_review"}
+    assert links(query) == []
+
+
 def test_english_move(tree, import_json, query):
-    import_json(tree({"USER.md": "- I live in Paris\n- I moved to Berlin last spring\n"}))
+    import_json(tree({"USER.md": "- 2025-11-02: I live in Paris\n"
+                                 "- 2026-04-20: I moved to Berlin last spring\n"}))  # fmt: skip
     assert statuses(query) == {
         "I live in Paris": "superseded",
         "I moved to Berlin last spring": "active",
@@ -67,7 +83,7 @@ def test_english_move(tree, import_json, query):
 
 
 def test_the_context_block_only_carries_the_current_value(tree, import_json, run):
-    import_json(tree({"MEMORY.md": "- 我住在上海\n- 我搬家了，现在住在北京\n"}))
+    import_json(tree({"sessions/s.jsonl": SEED}))
     block = run("context", "--channel", "private", "--no-touch")
     assert block.exit_code == 0, block.output
     assert "现在住在北京" in block.stdout
@@ -501,3 +517,110 @@ def test_undoing_the_undo_of_a_restatement_leaves_no_cycle(tree, import_json, qu
     assert run("review", "undo", str(undo[0])).exit_code == 0
     assert statuses(query) == {"我住在巴黎": "active", "我住在里昂": "superseded"}
     assert links(query) == [(1, 2, "lives_in: '里昂' → '巴黎'")]
+
+
+# --- no order without the records' own times ------------------------------------------------
+
+HANGZHOU_SHENZHEN = {"MEMORY.md": "- 用户在杭州工作\n- 用户在深圳工作\n"}
+CONFLICT = "conflict: works_in '杭州' (#1) vs '深圳' (#2) — which is current?"
+PERSON = {"MEMCTL_ACTOR": "mei"}
+
+
+def reasons(query) -> dict[int, list[str] | None]:
+    rows = query("SELECT id, review_reasons FROM entries ORDER BY id")
+    return {i: orjson.loads(r) if r else None for i, r in rows}
+
+
+def test_two_undated_values_are_one_conflict_for_review(tree, import_json, query):
+    """Nothing in an undated MEMORY.md says which line is newer: neither is superseded, both
+    wait with one reason naming both, counted once."""
+    report = import_json(tree(HANGZHOU_SHENZHEN))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 1)
+    assert statuses(query) == {
+        "用户在杭州工作": "pending_review",
+        "用户在深圳工作": "pending_review",
+    }
+    assert reasons(query) == {1: [CONFLICT], 2: [CONFLICT]}
+    assert links(query) == []
+
+
+def test_the_conflict_is_one_group_in_the_review_queue(tree, import_json, run):
+    import_json(tree(HANGZHOU_SHENZHEN))
+    result = run("review", "pending", "--json")
+    assert result.exit_code == 0, result.output
+    pending = orjson.loads(result.stdout)
+    rows = pending if isinstance(pending, list) else pending["entries"]
+    assert {r["reasons"][0].split(":")[0] for r in rows} == {"conflict"}
+
+
+def test_approving_one_side_supersedes_the_other(tree, import_json, query, run):
+    import_json(tree(HANGZHOU_SHENZHEN))
+    result = run("review", "approve", "2", env=PERSON)
+    assert result.exit_code == 0, result.output
+    assert statuses(query) == {"用户在杭州工作": "superseded", "用户在深圳工作": "active"}
+    assert links(query) == [(2, 1, "works_in: '杭州' → '深圳' (a person decided which is current)")]
+    ((change, actor, before, after),) = query(
+        "SELECT id, actor, before, after FROM changes WHERE entry_id = 1 AND action = 'supersede'"
+    )
+    assert (actor, before, after) == (
+        "mei",
+        '{"status":"pending_review"}',
+        '{"status":"superseded"}',
+    )
+    # Undoing the decision puts the other value back in review, unlinked.
+    assert run("review", "undo", str(change)).exit_code == 0
+    assert statuses(query) == {"用户在杭州工作": "pending_review", "用户在深圳工作": "active"}
+    assert links(query) == []
+
+
+def test_rejecting_one_side_leaves_the_other_active(tree, import_json, query, run):
+    import_json(tree(HANGZHOU_SHENZHEN))
+    assert run("review", "reject", "1", env=PERSON).exit_code == 0
+    assert statuses(query) == {"用户在杭州工作": "archived", "用户在深圳工作": "active"}
+    assert reasons(query)[2] is None
+    assert links(query) == []
+
+
+def test_a_third_undated_value_joins_the_conflict(tree, import_json, query, run):
+    report = import_json(tree({"MEMORY.md": "- 我住在上海\n- 我住在北京\n- 我住在杭州\n"}))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 2)
+    assert set(statuses(query).values()) == {"pending_review"}
+    assert run("review", "approve", "3").exit_code == 0
+    assert query("SELECT id, status FROM entries ORDER BY id") == [
+        (1, "superseded"), (2, "superseded"), (3, "active"),
+    ]  # fmt: skip
+
+
+def test_an_undated_line_does_not_supersede_a_dated_one(tree, import_json, query):
+    import_json(tree({"memory/2026-01-10.md": "- 我住在上海\n"}))
+    report = import_json(tree({"MEMORY.md": "- 我住在北京\n"}, name="undated"))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 1)
+    assert set(statuses(query).values()) == {"pending_review"}
+    assert links(query) == []
+
+
+def test_dated_lines_of_one_memory_file_are_ordered_by_their_dates(tree, import_json, query):
+    import_json(tree({"MEMORY.md": "- 2026-03-01: 我住在北京\n- 2026-01-10: 我住在上海\n"}))
+    assert statuses(query) == {"我住在北京": "active", "我住在上海": "superseded"}
+    assert links(query) == [(1, 2, "lives_in: '上海' → '北京'")]
+
+
+def test_boilerplate_in_long_notes_is_no_fact(tree, import_json, query):
+    """Seen in a real file: a sentence every long note carried was read as a hometown, and the
+    notes superseded one another through it. Its clause is about the information, not the user."""
+    note = (
+        "这条信息来自用户在多次对话中提到的家乡、工作和生活习惯，整理后供参考。"
+        "部署前先跑 make test，通过后再合并到主分支，周五下午不发版。"
+    )
+    files = {f"memory/2026-01-{d:02d}.md": f"- {note}第 {d} 条：{'甲乙丙丁戊'[d % 5]}项目的说明。\n"
+             for d in range(1, 6)}  # fmt: skip
+    report = import_json(tree(files))
+    assert report["superseded"] == 0
+    assert query("SELECT count(*) FROM entries WHERE fact_key IS NOT NULL") == [(0,)]
+
+
+def test_deleting_one_side_for_good_leaves_the_other_active(tree, import_json, query, run):
+    import_json(tree(HANGZHOU_SHENZHEN))
+    assert run("delete", "2", "--hard", "--yes").exit_code == 0
+    assert statuses(query) == {"用户在杭州工作": "active"}
+    assert reasons(query) == {1: None}

@@ -45,7 +45,19 @@ class _Rule:
     kind: str
     multi: bool
     about_others: bool
+    topics: re.Pattern[str] | None  # the predicate's own noun, allowed before the match
     patterns: tuple[tuple[int, re.Pattern[str]], ...]  # (serial number in `index`, pattern)
+
+
+@dataclass(frozen=True)
+class _Subject:
+    """Who a clause is about ([subject] in facts.toml)."""
+
+    self: re.Pattern[str]
+    adverbs: re.Pattern[str]
+    others: re.Pattern[str]
+    long_chars: int
+    long_sentences: int
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,7 @@ class _Rules:
     hedge: Index
     negation: re.Pattern[str]
     others: re.Pattern[str]
+    subject: _Subject
     cut: tuple[str, ...]
     trailing: tuple[str, ...]
     leading: tuple[str, ...]
@@ -62,11 +75,21 @@ class _Rules:
     vocab: dict[str, list[tuple[str, str]]]  # table -> [(term, key)], longest term first
     place_aliases: dict[str, str]
     not_places: frozenset[str]
+    not_place_endings: tuple[str, ...]
+    not_values: re.Pattern[str]
     cities: frozenset[str]
 
 
 def _any(patterns: list[str]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+
+
+_WORDS = re.compile(r"\{\{(\w+)\}\}")
+
+
+def _expand(pattern: str, words: dict[str, list[str]]) -> str:
+    """`{{name}}` -> the alternation of [words].name."""
+    return _WORDS.sub(lambda m: "(?:" + "|".join(words[m[1]]) + ")", pattern)
 
 
 @cache
@@ -84,7 +107,7 @@ def _rules() -> _Rules:
     facts = []
     for f in raw["fact"]:
         serials = []
-        for p in f["patterns"]:
+        for p in (_expand(p, raw.get("words", {})) for p in f["patterns"]):
             serials.append((len(gates), re.compile(p, re.I)))
             gates.append((len(gates), gated(p, re.I)))
         facts.append(
@@ -94,6 +117,7 @@ def _rules() -> _Rules:
                 kind=f["kind"],
                 multi=bool(f.get("multi", False)),
                 about_others=bool(f.get("about_others", False)),
+                topics=_any(f["topics"]) if f.get("topics") else None,
                 patterns=tuple(serials),
             )
         )
@@ -104,6 +128,13 @@ def _rules() -> _Rules:
         hedge=Index([(0, gated(p, re.I)) for p in raw["hedges"]["patterns"]]),
         negation=_any(raw["negation"]["patterns"]),
         others=_any(raw["others"]["patterns"]),
+        subject=_Subject(
+            self=_any(raw["subject"]["self"]),
+            adverbs=_any(raw["subject"]["adverbs"]),
+            others=_any(raw["subject"]["others"]),
+            long_chars=int(raw["subject"]["long_chars"]),
+            long_sentences=int(raw["subject"]["long_sentences"]),
+        ),
         cut=tuple(values["cut"]),
         trailing=tuple(values["trailing"]),
         leading=tuple(values["leading"]),
@@ -111,6 +142,8 @@ def _rules() -> _Rules:
         vocab=vocab,
         place_aliases={k.casefold(): v.casefold() for k, v in raw["places"]["aliases"].items()},
         not_places=frozenset(p.casefold() for p in raw["places"]["not_places"]),
+        not_place_endings=tuple(raw["places"]["not_place_endings"]),
+        not_values=_any(values["not_values"]),
         cities=frozenset(c.casefold() for c in raw["places"]["cities"]),
     )
 
@@ -187,11 +220,13 @@ def _value(rule: _Rule, m: re.Match[str]) -> tuple[str, str] | None:
         day = _date(raw)
         return (rule.predicate, day) if day else None
     value = _clean(raw)
-    if not value:
+    if not value or r.not_values.search(value):
         return None
     if kind == "place":
         value = r.place_aliases.get(value, value)
         if value in r.not_places or value.split(" ")[0] in r.not_places:
+            return None
+        if len(value) > 1 and value.endswith(r.not_place_endings):
             return None
         if len(value) > 2 and value.endswith("市"):
             value = value[:-1]
@@ -205,6 +240,40 @@ def _clause_before(text: str, start: int) -> str:
     return text[ends[-1] if ends else 0 : start]
 
 
+_SENTENCE_END = re.compile(r"[。！？!?]|\.(?:\s|$)|\n")
+_BULLET = re.compile(r"[\s\-*•#>`_\[\]()（）「」“”\"']+")
+
+
+def long_note(text: str) -> bool:
+    """A note long enough that a fact in it needs its subject stated."""
+    s = _rules().subject
+    sentences = len([p for p in _SENTENCE_END.split(text.strip()) if p.strip()])
+    return len(text) > s.long_chars or sentences >= s.long_sentences
+
+
+def _about_self(before: str, head: str, long: bool) -> bool:
+    """Whether a match is about the user or the assistant: its clause names them as subject
+    (before the match or in its own words ahead of the value, "User is a …"), with nothing
+    but time and manner words ahead of them ("这条信息来自用户…" names the user as a source,
+    not a subject); or, in a short note, the clause before it names no one."""
+    s = _rules().subject
+    named = s.self.search(before)
+    if named:
+        return _no_one(before[: named.start()])
+    if s.self.match(head.lstrip()) and _no_one(before):
+        return True  # "User is a …": the match starts with its subject ("叫我…" does not)
+    return not long and _no_one(before)
+
+
+def _no_one(text: str) -> bool:
+    """Only time and manner words, or Latin text with no other subject ("Prefers")."""
+    s = _rules().subject
+    rest = _BULLET.sub(" ", s.adverbs.sub(" ", text)).strip()
+    if not rest:
+        return True
+    return not _CJK.search(rest) and not s.others.search(rest)
+
+
 def hedged(text: str, text_grams: frozenset[str] | None = None) -> bool:
     """Whether the wording is hedged ("可能", "thinking about"), which makes any fact uncertain."""
     return bool(_rules().hedge.owners(text, text.casefold(), set(), text_grams))
@@ -214,6 +283,7 @@ def extract(text: str) -> Fact | None:
     """The first clear fact in `text`, or None."""
     r = _rules()
     present = r.index.present(text.casefold())
+    long: bool | None = None
     for rule in r.facts:
         for serial, pattern in rule.patterns:
             if serial not in present:
@@ -223,6 +293,13 @@ def extract(text: str) -> Fact | None:
                 if r.negation.search(before):
                     continue
                 if rule.subject == "user" and not rule.about_others and r.others.search(before):
+                    continue
+                if long is None:
+                    long = long_note(text)
+                head = text[m.start() : min(m.start(g) for g in m.groupdict() if m[g])]
+                if rule.topics:
+                    before, head = rule.topics.sub(" ", before), rule.topics.sub(" ", head)
+                if not _about_self(before, head, long):
                     continue
                 found = _value(rule, m)
                 if found is None:
