@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
 
 from memctl import copies
@@ -200,3 +201,23 @@ def file_kind(path: Path) -> str | None:
     if path.name.lower() in INDEXES:
         return KINDS[3]
     return None
+
+
+@pytest.mark.parametrize(
+    "folder", sorted(p.name for p in SAMPLES.iterdir() if p.is_dir()) if SAMPLES.is_dir() else []
+)
+def test_each_agent_home_leaves_at_most_a_tenth_pending_each_with_a_reason(
+    folder: str, tmp_path: Path
+) -> None:
+    """Issue 10: memories the agent was already using stay in use; what waits has a reason."""
+    store = Store.open(tmp_path / "home.db")
+    try:
+        import_paths(store.for_user("home"), [SAMPLES / folder])
+        rows = store.conn.execute(
+            "SELECT status, review_reasons FROM entries WHERE merged_into IS NULL"
+        ).fetchall()
+    finally:
+        store.close()
+    pending = [reasons for status, reasons in rows if status == "pending_review"]
+    assert len(pending) <= 0.10 * len(rows), (folder, len(pending), len(rows))
+    assert all(reasons and orjson.loads(reasons) for reasons in pending)
