@@ -13,34 +13,45 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import orjson
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from memctl import (
-    __version__,
-    consolidate,
-    context,
-    export,
-    importer,
-    lock,
-    merge,
-    pipeline,
-    review,
-    search,
-    status,
-)
-from memctl.dedupe import ALL_LAYERS, DedupeConfig
+from memctl import __version__
+from memctl.dedupe.layers import ALL_LAYERS
 from memctl.errors import EXIT_ERROR, EXIT_REJECTED, EXIT_USAGE, MemctlError, StoreError
-from memctl.ingest.detect import FORMATS
+from memctl.ingest.formats import FORMATS
+from memctl.lazy import lazy
 from memctl.models import AUDIENCES, LAYERS, REALMS, STATUSES
 from memctl.paths import default_db_path
-from memctl.store import Store, UserStore, check_user
+
+# Each command loads only the modules it runs (`memctl --help` none of them): see lazy.py.
+if TYPE_CHECKING:
+    from memctl import (
+        consolidate,
+        context,
+        export,
+        importer,
+        lock,
+        merge,
+        pipeline,
+        review,
+        search,
+        status,
+    )
+    from memctl import store as stores
+    from memctl.store import Store, UserStore
+else:
+    consolidate, context, export, importer, lock, merge, pipeline, review, search, status = (
+        lazy(f"memctl.{name}")
+        for name in ("consolidate", "context", "export", "importer", "lock", "merge", "pipeline",
+                     "review", "search", "status")
+    )  # fmt: skip
+    stores = lazy("memctl.store")
 
 app = typer.Typer(
     name="memctl",
@@ -48,6 +59,10 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Click's plain help and usage errors: typer's rich panels import rich.markdown,
+    # markdown-it and pygments (~100 ms of a 150 ms budget for `memctl --help`).
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 120},  # a wide terminal gets longer help lines
 )
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -92,10 +107,10 @@ def _store(
     path = db or default_db_path()
     store: Store | None = None
     try:
-        check_user(user)
+        stores.check_user(user)
         if existing and not path.exists():
             raise StoreError(f"no memctl database at {path} (import something first)")
-        store = Store.open_scratch(path) if scratch else Store.open(path)
+        store = stores.Store.open_scratch(path) if scratch else stores.Store.open(path)
         yield store.for_user(user)
     except MemctlError as exc:
         err.print(f"[red]Error:[/red] {escape(str(exc))}")
@@ -174,6 +189,8 @@ def _progress(quiet: bool) -> Iterator[importer.Progress | None]:
     if quiet or not err.is_terminal:
         yield None
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as bar:
         task = bar.add_task("import", total=None)
@@ -636,6 +653,8 @@ def dedupe_(
         raise typer.BadParameter("must be in (0, 1]", param_hint="--jaccard")
     if hamming is not None and not 0 <= hamming <= 16:
         raise typer.BadParameter("must be between 0 and 16", param_hint="--hamming")
+    from memctl.dedupe.config import DedupeConfig
+
     config = DedupeConfig.default()
     if jaccard is not None:
         config = dataclasses.replace(config, jaccard=jaccard)

@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from memctl.lazy import jieba as _import_jieba
+
 _WORD = re.compile(r"\w")
 _BITS = np.arange(64, dtype=np.uint64)
 
@@ -50,8 +52,7 @@ class Tokenizer:
     def words(cls, light: str) -> list[str]:
         if cls._blocks is None:
             started = time.perf_counter()
-            import jieba
-
+            jieba = _import_jieba()
             jieba.setLogLevel(logging.WARNING)
             jieba.initialize()
             cls._jieba = jieba
