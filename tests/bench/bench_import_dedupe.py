@@ -18,8 +18,10 @@ checks, at the smallest size, that the engine's groups equal brute force (recall
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
+import signal
 import statistics
 import subprocess
 import sys
@@ -34,25 +36,44 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_dedupe import in_child, run_peer  # noqa: E402
 from corpus import Rec  # noqa: E402
 from shapes import SHAPES, SamplesMissing, generate, write  # noqa: E402
-from treemem import PeakSampler  # noqa: E402
+from treemem import PeakSampler, descendants  # noqa: E402
 
 
-def run_memctl(path: Path, db: Path) -> tuple[float, float, dict]:
-    """(seconds, peak MiB of memctl and its worker together, report) of one `memctl import`."""
+class TimedOut(Exception):
+    """memctl ran past --timeout and was stopped."""
+
+
+def run_memctl(path: Path, db: Path, timeout: float | None = None) -> tuple[float, float, dict]:
+    """(seconds, peak MiB of memctl and its worker together, report) of one `memctl import`;
+    TimedOut past `timeout` seconds (the process and its worker are killed)."""
+    out_path, err_path = db.with_name(db.name + ".out"), db.with_name(db.name + ".err")
     started = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "memctl", "import", str(path), "--db", str(db), "--json",
-         "--silent"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
+    with out_path.open("wb") as out, err_path.open("wb") as errout:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "memctl", "import", str(path), "--db", str(db), "--json",
+             "--silent"],
+            stdout=out, stderr=errout,
+        )  # fmt: skip
     with PeakSampler(proc.pid, every=0.1) as memory:
-        out = proc.stdout.read() if proc.stdout else b""
-        errout = proc.stderr.read() if proc.stderr else b""
-    _, status, usage = os.wait4(proc.pid, 0)
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if timeout is not None and time.perf_counter() - started > timeout:
+                for child in [proc.pid, *descendants(proc.pid)]:
+                    with contextlib.suppress(OSError):
+                        os.kill(child, signal.SIGKILL)
+                os.wait4(proc.pid, 0)
+                raise TimedOut
+            time.sleep(0.05)
     seconds = time.perf_counter() - started
     if status != 0:
-        raise SystemExit(f"memctl failed: {errout.decode()[-2000:]}")
-    return seconds, max(memory.peak_mib, usage.ru_maxrss / 1024), orjson.loads(out)
+        raise SystemExit(f"memctl failed: {err_path.read_text()[-2000:]}")
+    return (
+        seconds,
+        max(memory.peak_mib, usage.ru_maxrss / 1024),
+        orjson.loads(out_path.read_bytes()),
+    )
 
 
 def peer_from_file(path: Path) -> dict:
@@ -73,6 +94,12 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[20_000, 200_000])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="stop a memctl run after this many seconds (reported as >T)",
+    )
     parser.add_argument(
         "--recall",
         action="store_true",
@@ -99,8 +126,13 @@ def main() -> None:
                 del records
                 ours, theirs, pss, peer_rss, report = [], [], [], [], {}
                 for i in range(opts.repeat):  # alternated: both see the same machine load
-                    seconds, peak, report = run_memctl(path, Path(tmp) / f"m{i}.db")
-                    (Path(tmp) / f"m{i}.db").unlink()
+                    db = Path(tmp) / f"m{i}.db"
+                    try:
+                        seconds, peak, report = run_memctl(path, db, opts.timeout)
+                    except TimedOut:
+                        seconds, peak, report = float("inf"), float("nan"), {}
+                    for leftover in Path(tmp).glob(f"m{i}.db*"):
+                        leftover.unlink()
                     ours.append(seconds)
                     pss.append(peak)
                     peer = peer_from_file(path)
@@ -108,7 +140,17 @@ def main() -> None:
                     peer_rss.append(peer["rss_mb"])
                 path.unlink()
                 mine, peer_s = statistics.median(ours), statistics.median(theirs)
-                rows.append((shape, size, mine, peer_s, max(pss), max(peer_rss), report))
+                rows.append(
+                    (
+                        shape,
+                        size,
+                        mine,
+                        peer_s,
+                        max(pss, key=lambda v: -1 if v != v else v),
+                        max(peer_rss),
+                        report,
+                    )
+                )
                 print(f"{shape} {size}: memctl {sorted(round(x, 2) for x in ours)} s, "
                       f"peer {sorted(round(x, 2) for x in theirs)} s", flush=True)  # fmt: skip
     print("\n| shape | records | memctl s | peer s | ratio | growth memctl / peer "
@@ -116,6 +158,10 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     first: dict[str, tuple[float, float]] = {}
     for shape, size, mine, peer_s, pss_max, peer_max, report in rows:
+        if not report or mine == float("inf"):  # (the median run) timed out
+            print(f"| {shape} | {size:,} | >{opts.timeout:.0f} | {peer_s:.2f} | "
+                  f">{opts.timeout / peer_s:.1f} | | | {peer_max:,.0f} | | |")  # fmt: skip
+            continue
         near = sum(v for k, v in report["skipped_by_reason"].items() if k.startswith("near"))
         base = first.setdefault(shape, (mine, peer_s))
         grown = base != (mine, peer_s)
