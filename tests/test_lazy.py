@@ -47,3 +47,10 @@ def test_a_lazy_module_works_like_the_module() -> None:
     from memctl.cli import importer
 
     assert importer.import_paths.__name__ == "import_paths"
+
+
+def test_opening_a_migrated_store_does_not_load_sqlite_utils(tmp_path) -> None:
+    code = f"from pathlib import Path\nfrom memctl.store import Store\n" \
+           f"Store.open(Path({str(tmp_path / 'm.db')!r})).close()"  # fmt: skip
+    assert "sqlite_utils" in _loaded_after(code)  # a new database is migrated with sqlite-utils
+    assert "sqlite_utils" not in _loaded_after(code)  # an up-to-date one needs nothing of it
