@@ -632,7 +632,8 @@ class MinHasher:
 
     Not datasketch: with the same 64 x 6 bands and the same recall, datasketch's bulk API
     (MinHash.bulk -> LeanMinHash, MinHashLSH(params=(64, 6)) filled in one insertion session,
-    one query per set) took 33x as long on 5k English texts (tests/bench/bench_minhash.py):
+    one query per set) took 54x as long on 20k English texts, 23 s against 0.42 s, both
+    finding all 3,814 pairs (tests/bench/bench_minhash.py):
     it hashes token by token per permutation and its LSH is a dict per band queried one set at
     a time, where this is one table lookup per token and one sort-based join per batch.
 
