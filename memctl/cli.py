@@ -14,36 +14,49 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import orjson
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from memctl import (
-    __version__,
-    api,
-    consolidate,
-    context,
-    export,
-    importer,
-    lock,
-    merge,
-    output,
-    pipeline,
-    review,
-    scan,
-    status,
-)
-from memctl.dedupe import ALL_LAYERS, DedupeConfig
+from memctl import __version__
+from memctl.dedupe.layers import ALL_LAYERS
 from memctl.errors import EXIT_ERROR, EXIT_REJECTED, EXIT_USAGE, MemctlError, StoreError
-from memctl.ingest.detect import FORMATS
+from memctl.ingest.formats import FORMATS
+from memctl.lazy import lazy
 from memctl.models import AUDIENCES, LAYERS, REALMS, STATUSES
 from memctl.paths import default_db_path
-from memctl.store import Store, UserStore, check_user
+
+# Each command loads only the modules it runs (`memctl --help` none of them): see lazy.py.
+if TYPE_CHECKING:
+    from memctl import (
+        api,
+        consolidate,
+        context,
+        export,
+        importer,
+        lock,
+        merge,
+        output,
+        pipeline,
+        review,
+        scan,
+        search,
+        status,
+    )
+    from memctl import store as stores
+    from memctl.store import Store, UserStore
+else:
+    (api, consolidate, context, export, importer, lock, merge, output, pipeline, review, scan,
+     search, status) = (
+        lazy(f"memctl.{name}")
+        for name in ("api", "consolidate", "context", "export", "importer", "lock", "merge",
+                     "output", "pipeline", "review", "scan", "search", "status")
+    )  # fmt: skip
+    stores = lazy("memctl.store")
 
 app = typer.Typer(
     name="memctl",
@@ -51,6 +64,10 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Click's plain help and usage errors: typer's rich panels import rich.markdown,
+    # markdown-it and pygments (~100 ms of a 150 ms budget for `memctl --help`).
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 120},  # a wide terminal gets longer help lines
 )
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -109,10 +126,10 @@ def _store(
     path = db or default_db_path()
     store: Store | None = None
     try:
-        check_user(user)
+        stores.check_user(user)
         if existing and not path.exists():
             raise StoreError(f"no memctl database at {path} (import something first)")
-        store = Store.open_scratch(path) if scratch else Store.open(path)
+        store = stores.Store.open_scratch(path) if scratch else stores.Store.open(path)
         yield store.for_user(user)
     except MemctlError as exc:
         err.print(f"[red]Error:[/red] {escape(str(exc))}")
@@ -219,6 +236,7 @@ def scan_cmd(
     """Find the agent homes on this machine and show what importing them would read.
 
     Writes nothing; `memctl import --scan` imports what it lists.
+
     Example: memctl scan   ·   memctl scan --home /mnt/backup --json
     """
     mode = _mode(table, csv_, tsv)
@@ -250,6 +268,8 @@ def _progress(quiet: bool) -> Iterator[importer.Progress | None]:
     if quiet or not err.is_terminal:
         yield None
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as bar:
         task = bar.add_task("import", total=None)
@@ -587,8 +607,10 @@ def review_pending(
     csv_: CsvOpt = False,
     tsv: TsvOpt = False,
 ) -> None:
-    """What waits for review, grouped by why (low confidence, conflict, instruction-like
-    text…), with a count and a few examples per group; --reason lists one group whole.
+    """What waits for review, grouped by why, with counts and a few examples.
+
+    Groups are the reasons' kinds (conflict, instruction-like text, uncertain fact…); --reason
+    lists one group whole, and --table / --csv / --tsv list every entry.
 
     Example: memctl review pending --user alice   ·   memctl review pending --reason conflict
     """
@@ -677,7 +699,6 @@ def review_reject(
 
 
 _VERBS = {"approve": ("approve", "approved"), "reject": ("reject", "rejected")}
-_DECIDE = {"approve": review.approve, "reject": review.reject}
 # A filtered decision never touches entries already where it would put them.
 _TARGET = {"approve": "active", "reject": "archived"}
 
@@ -712,7 +733,7 @@ def _decide_cli(
                 _preview(verb, rows, ids, filters)
             if ids and not (yes or dry_run):
                 _confirm(verb, len(ids))
-        done = [] if dry_run or not ids else _DECIDE[action](store, ids)
+        done = [] if dry_run or not ids else getattr(review, action)(store, ids)
     if dry_run:
         result = {"action": action, "dry_run": True, "entries": ids, "changes": []}
         _tell(json_, result, f"(dry run: nothing {done_verb})")
@@ -941,6 +962,8 @@ def dedupe_(
         raise typer.BadParameter("must be in (0, 1]", param_hint="--jaccard")
     if hamming is not None and not 0 <= hamming <= 16:
         raise typer.BadParameter("must be between 0 and 16", param_hint="--hamming")
+    from memctl.dedupe.config import DedupeConfig
+
     config = DedupeConfig.default()
     if jaccard is not None:
         config = dataclasses.replace(config, jaccard=jaccard)

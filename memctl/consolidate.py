@@ -13,14 +13,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from memctl import changes, conflicts, merge, search
+from memctl import changes, search
 from memctl.errors import ConfigError, MemctlError
+from memctl.lazy import lazy
 from memctl.models import LAYERS
 from memctl.store import Store, chunks, now_iso
+
+if TYPE_CHECKING:
+    from memctl import conflicts, merge
+else:  # the upkeep steps' engines load when a step runs, not when context reads the settings
+    conflicts, merge = lazy("memctl.conflicts"), lazy("memctl.merge")
 
 INTERRUPTED = "interrupted: the process ended before the run finished"
 

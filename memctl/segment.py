@@ -21,6 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from memctl.lazy import jieba as _import_jieba
+
 _WORD = re.compile(r"\w+")
 _CACHE_FORMAT = 1
 _BATCH = 500
@@ -31,8 +33,7 @@ _LONGEST_QUERY = 4000
 
 @cache
 def _jieba():  # type: ignore[no-untyped-def]
-    import jieba
-
+    jieba = _import_jieba()
     jieba.setLogLevel(logging.WARNING)
     jieba.initialize()
     return jieba
@@ -82,8 +83,7 @@ class _SavedDictionary:
 
     def tokenizer_for(self, text: str) -> Any:
         """A jieba tokenizer whose dictionary holds just the entries for `text`'s substrings."""
-        import jieba
-
+        jieba = _import_jieba()
         wanted: set[str] = set()
         for block in jieba.re_han_default.findall(text):
             for start in range(len(block)):
@@ -105,10 +105,9 @@ class _SavedDictionary:
 @cache
 def _dictionary_name() -> str | None:
     """The copy's file name: jieba's version and its dictionary file's size and time."""
-    import jieba
-
+    jieba = _import_jieba()
     try:
-        source = Path(jieba.__file__).with_name("dict.txt").stat()
+        source = Path(str(jieba.__file__)).with_name("dict.txt").stat()
     except OSError:
         return None
     return f"jieba-{jieba.__version__}-{source.st_size}-{int(source.st_mtime)}-{_CACHE_FORMAT}"

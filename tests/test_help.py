@@ -40,7 +40,8 @@ def test_every_command_has_help_with_an_example(run, name):
     command = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)
     summary = (command.callback.__doc__ or "").strip().splitlines()[0]
     assert summary
-    assert summary in result.stdout
+    # Plain (Click) help wraps paragraphs to the terminal: compare the words, not the breaks.
+    assert " ".join(summary.split()) in " ".join(result.stdout.split())
 
 
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
@@ -68,14 +69,16 @@ def test_every_option_has_help_text(name):
 def test_top_level_help_lists_every_command(run):
     result = run("--help")
     assert result.exit_code == 0
+    listed = result.stdout.split("Commands:", 1)[1]
     for name in COMMANDS:
-        assert f"│ {name} " in result.stdout
+        assert re.search(rf"^  {name}  ", listed, re.M), name
 
 
 def test_db_option_shows_its_default_location(run):
     # It was written in square brackets, which rich took for markup and dropped.
     result = run("list", "--help")
-    assert "SQLite database (default: ~/.local/share/memctl/memctl.db)." in result.stdout
+    flat = " ".join(result.stdout.split())  # help is wrapped to the (test) terminal's width
+    assert "SQLite database (default: ~/.local/share/memctl/memctl.db)." in flat
 
 
 def test_version(run):

@@ -42,14 +42,12 @@ from memctl.dedupe.boilerplate import Boilerplate
 from memctl.dedupe.config import DedupeConfig
 from memctl.dedupe.guard import Guard
 from memctl.dedupe.jaccard import MinHasher, PairFinder
+from memctl.dedupe.layers import ALL_LAYERS, JACCARD, SIMHASH, TEMPLATE
 from memctl.dedupe.simhash import SimHasher, SimHashIndex
 from memctl.dedupe.template import Families, Masker, key_hash, show
 from memctl.dedupe.text import fold, light, light_slice
 from memctl.dedupe.tokens import TokenStore
 from memctl.dedupe.unionfind import Groups
-
-TEMPLATE, JACCARD, SIMHASH = "template", "jaccard", "simhash"
-ALL_LAYERS = (TEMPLATE, JACCARD, SIMHASH)
 
 _SIG_VERSION = 1
 _SIG_HEAD = struct.Struct("<BB8sQQQI")  # version, flags, fingerprint, template, guard, simhash, len

@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from memctl.lazy import jieba as _import_jieba
+
 _WORD = re.compile(r"\w")
 _BITS = np.arange(64, dtype=np.uint64)
 
@@ -50,8 +52,7 @@ class Tokenizer:
     def words(cls, light: str) -> list[str]:
         if cls._blocks is None:
             started = time.perf_counter()
-            import jieba
-
+            jieba = _import_jieba()
             jieba.setLogLevel(logging.WARNING)
             jieba.initialize()
             cls._jieba = jieba
@@ -104,18 +105,28 @@ class SimHasher:
 
 
 class SimHashIndex:
-    """Fingerprints within Hamming distance k, found through k + 1 exact-block tables."""
+    """Fingerprints within Hamming distance k, found through k + 1 exact-block tables.
 
-    def __init__(self, max_distance: int) -> None:
+    A bucket (one block value) crowded past `crowded` fingerprints is indexed once more inside:
+    two fingerprints in it agree on that block, so if they are within distance k their other
+    64 - b bits differ in at most k places, and again one of k + 1 sub-blocks of those bits
+    agrees exactly. A query then reads the k + 1 sub-buckets instead of the whole bucket:
+    the same answer, without the bucket's length per query (long texts that share boilerplate
+    have fingerprints alike in most bits, and thousands of them share a block value).
+    """
+
+    def __init__(self, max_distance: int, crowded: int = 64) -> None:
         if not 0 <= max_distance < 64:
             raise ValueError(f"Hamming distance must be in [0, 63], got {max_distance}")
         self.k = max_distance
-        blocks = max_distance + 1
-        edges = [round(i * 64 / blocks) for i in range(blocks + 1)]
-        self._blocks = [
-            (lo, (1 << (hi - lo)) - 1) for lo, hi in zip(edges, edges[1:], strict=False)
-        ]
+        self.crowded = crowded
+        self._blocks = _split(0, 63, max_distance + 1)
+        # A bucket's remaining bits (packed into one int by _rest) cut into k + 1 sub-blocks,
+        # wide enough for the narrowest block's remainder.
+        narrowest = min(mask.bit_length() for _, mask in self._blocks)
+        self._sub_blocks = _split(0, 63 - narrowest, max_distance + 1)
         self._tables: list[dict[int, list[int]]] = [{} for _ in self._blocks]
+        self._inner: list[dict[int, list[dict[int, list[int]]]]] = [{} for _ in self._blocks]
         self._prints: dict[int, int] = {}
         self.candidates = 0
 
@@ -126,21 +137,62 @@ class SimHashIndex:
         """(id, distance) of every indexed fingerprint within distance k."""
         seen: set[int] = set()
         found = []
-        for (shift, mask), table in zip(self._blocks, self._tables, strict=True):
-            for other in table.get((fingerprint >> shift) & mask, ()):
-                if other in seen:
-                    continue
-                seen.add(other)
-                self.candidates += 1
-                distance = (fingerprint ^ self._prints[other]).bit_count()
-                if distance <= self.k:
-                    found.append((other, distance))
+        prints = self._prints
+        for block, ((shift, mask), table) in enumerate(
+            zip(self._blocks, self._tables, strict=True)
+        ):
+            value = (fingerprint >> shift) & mask
+            inner = self._inner[block].get(value)
+            if inner is None:
+                groups: list[list[int]] = [table.get(value, [])]
+            else:
+                rest = _rest(fingerprint, shift, mask)
+                groups = [
+                    sub.get((rest >> s) & m, [])
+                    for (s, m), sub in zip(self._sub_blocks, inner, strict=True)
+                ]
+            for group in groups:
+                for other in group:
+                    if other in seen:
+                        continue
+                    seen.add(other)
+                    self.candidates += 1
+                    distance = (fingerprint ^ prints[other]).bit_count()
+                    if distance <= self.k:
+                        found.append((other, distance))
         return found
 
     def insert(self, item: int, fingerprint: int) -> None:
         self._prints[item] = fingerprint
-        for (shift, mask), table in zip(self._blocks, self._tables, strict=True):
-            table.setdefault((fingerprint >> shift) & mask, []).append(item)
+        for block, ((shift, mask), table) in enumerate(
+            zip(self._blocks, self._tables, strict=True)
+        ):
+            value = (fingerprint >> shift) & mask
+            bucket = table.setdefault(value, [])
+            bucket.append(item)
+            inner = self._inner[block].get(value)
+            if inner is not None:
+                self._file(inner, item, _rest(fingerprint, shift, mask))
+            elif len(bucket) > self.crowded:
+                inner = self._inner[block][value] = [{} for _ in self._sub_blocks]
+                for member in bucket:
+                    self._file(inner, member, _rest(self._prints[member], shift, mask))
+
+    def _file(self, inner: list[dict[int, list[int]]], item: int, rest: int) -> None:
+        for (shift, mask), sub in zip(self._sub_blocks, inner, strict=True):
+            sub.setdefault((rest >> shift) & mask, []).append(item)
 
     def fingerprint_of(self, item: int) -> int | None:
         return self._prints.get(item)
+
+
+def _split(lo: int, hi: int, parts: int) -> list[tuple[int, int]]:
+    """(shift, mask) of `parts` near-equal blocks covering bits [lo, hi]."""
+    edges = [lo + round(i * (hi + 1 - lo) / parts) for i in range(parts + 1)]
+    return [(a, (1 << (b - a)) - 1) for a, b in zip(edges, edges[1:], strict=False)]
+
+
+def _rest(fingerprint: int, shift: int, mask: int) -> int:
+    """The fingerprint's bits outside one block, packed together (the block's bits removed)."""
+    width = mask.bit_length()
+    return ((fingerprint >> (shift + width)) << shift) | (fingerprint & ((1 << shift) - 1))

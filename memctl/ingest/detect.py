@@ -8,6 +8,7 @@ from pathlib import Path
 
 import orjson
 
+from memctl.ingest.formats import FORMATS
 from memctl.ingest.jsondoc import UnknownFormat, read_json
 from memctl.ingest.jsonl import read_jsonl
 from memctl.ingest.markdown import read_markdown
@@ -17,7 +18,6 @@ from memctl.models import Record, Rejection
 Reader = Callable[[Path], Iterator[Record | Rejection]]
 
 READERS: dict[str, Reader] = {"markdown": read_markdown, "jsonl": read_jsonl, "json": read_json}
-FORMATS = tuple(READERS)
 
 # Files agents keep beside their memory that list sessions and hold none: never read as records.
 INDEXES = {

@@ -15,14 +15,16 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from memctl.errors import EntryNotFound, NoUser, StoreError, UsageError
 from memctl.models import Rejection
-from memctl.store.schema import migrate
+from memctl.store.schema import migrate, up_to_date
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 BUSY_TIMEOUT_S = 60.0
 _CHUNK = 500  # bound parameters per IN (...) query, well under SQLite's limit
@@ -44,9 +46,16 @@ class Store:
 
     def __init__(self, conn: sqlite3.Connection, path: str) -> None:
         self.conn = conn
-        self.db = sqlite_utils.Database(conn)
         self.path = path
-        migrate(self.db)
+        if not up_to_date(conn):
+            migrate(self.db)
+
+    @cached_property
+    def db(self) -> sqlite_utils.Database:
+        """sqlite-utils over the same connection (loaded on first use: ~50 ms of import)."""
+        import sqlite_utils
+
+        return sqlite_utils.Database(self.conn)
 
     @classmethod
     def open(cls, path: Path) -> Store:

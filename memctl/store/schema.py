@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+if TYPE_CHECKING:  # loaded by Store.db, only when a migration is due
+    import sqlite_utils
 
-Migration = Callable[[sqlite_utils.Database], None]
+Migration = Callable[["sqlite_utils.Database"], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = []
 
 
@@ -156,6 +158,15 @@ def current_version(db: sqlite_utils.Database) -> int:
         return 0
     row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     return int(row[0]) if row else 0
+
+
+def up_to_date(conn: sqlite3.Connection) -> bool:
+    """Whether every migration is applied already (read without sqlite-utils: most opens)."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.OperationalError:  # no meta table: a new database
+        return False
+    return row is not None and int(row[0]) >= max(number for number, _, _ in MIGRATIONS)
 
 
 def migrate(db: sqlite_utils.Database) -> list[int]:

@@ -30,6 +30,16 @@ def _pss_kib(pid: int) -> int:
     return 0
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`, children first."""
+    found, todo = [], _children(pid)
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        todo += _children(p)
+    return found
+
+
 def tree_pss_mib(pid: int) -> float:
     """PSS of `pid` and all its descendants now, in MiB."""
     total, todo = 0, [pid]
