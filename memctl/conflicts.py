@@ -23,6 +23,7 @@ reinstated.
 from __future__ import annotations
 
 from bisect import insort
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -142,6 +143,11 @@ class _Chain:
         # so going over the rivals again and again costs nothing for those already gone.
         self.live = sorted(e["id"] for e in live if e["merged_into"] is None)
         self.skip = list(range(len(self.live) + 1))
+        # How many of `live` hold each value (less those found gone): when every one holds the
+        # entry's own value there is no rival to look for. A pinned preamble restating one fact
+        # on thousands of lines made each entry walk all the others for nothing.
+        self.values = Counter(self.entries[i]["fact_value"] for i in self.live)
+        self.count = len(self.live)
 
     @classmethod
     def load(cls, user: UserStore, key: str) -> _Chain:
@@ -161,11 +167,15 @@ class _Chain:
 
     def rivals(self, entry: Entry) -> Iterator[Entry]:
         """The other live values, in id order (as `_rivals` reads them)."""
+        if self.values[entry["fact_value"]] >= self.count:
+            return
         n = self._next(0)
         while n < len(self.live):
             rival = self.entries[self.live[n]]
             if rival["status"] not in LIVE:
                 self.skip[n] = n + 1
+                self.values[rival["fact_value"]] -= 1
+                self.count -= 1
             elif rival["id"] != entry["id"] and rival["fact_value"] != entry["fact_value"]:
                 yield rival
             n = self._next(n + 1)
