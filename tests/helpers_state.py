@@ -245,7 +245,9 @@ def check_report(report: dict[str, Any]) -> None:
 
 # -- a big input tree -------------------------------------------------------------------------
 
-_ZH = ["用户喜欢咖啡", "老板讨厌周会", "团队常用飞书文档", "助手计划学习 Rust", "我们每天晨跑"]
+# No line about the assistant: persona is a capped layer, and the upkeep concurrency test
+# needs an import that leaves what consolidate does unchanged (either order, one state).
+_ZH = ["用户喜欢咖啡", "老板讨厌周会", "团队常用飞书文档", "项目计划迁移到 Rust", "我们每天晨跑"]
 _EN = ["The user prefers dark mode", "Alice dislikes long meetings", "We use the Postgres cluster",
        "My manager reviews weekly reports", "The team wants to learn Rust"]  # fmt: skip
 
