@@ -110,6 +110,7 @@ class _Reader:
         self.lines = lines
         self.headings: list[tuple[int, str]] = []
         self.section: str | None = None  # the heading path, kept as the headings change
+        self.starts: list[int] = []  # UTF-8 offset of each line's start (set by parsed)
 
     def record(
         self, index: int, text: str, fmt: str = FORMAT, label: str | None = None
@@ -299,7 +300,8 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
         yield from _read_hermes(path, good)
         return
     numbers = [number for number, _ in good]
-    hint = frontmatter.hint(frontmatter.parse([line for _, line in good]))
+    # parse reads only as far as the front matter goes: no copy of the file's lines.
+    hint = frontmatter.hint(frontmatter.parse(line for _, line in good))
     lines = [
         _LOOSE_ITEM.sub(r"\1- ", line) if line.lstrip()[:1] in "-•" else line for _, line in good
     ]
