@@ -320,12 +320,14 @@ def _import_file(
         if isinstance(outcome, str):
             skipped[outcome] += 1
             if outcome in NOT_MEMORY:
+                # Quoted for a person to check, so redacted like anything else memctl shows.
+                shown = secrets.redact(item.text)[0][:80]
                 report.not_memory.append(
                     {
                         "path": item.path,
                         "line": item.line,
                         "reason": outcome,
-                        "text": item.text[:80],
+                        "text": shown,
                     }
                 )
         elif isinstance(outcome, Rejection):

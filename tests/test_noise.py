@@ -97,3 +97,15 @@ def test_dry_run_lists_each_record_judged_not_a_memory(tmp_path: Path, run: Run)
     ]
     shown = run("import", str(notes), "--dry-run").stderr
     assert f"not a memory {notes}:3: log line: Exit code: 0" in shown
+
+
+def test_a_credential_in_a_skipped_log_line_is_not_shown(tmp_path: Path, run: Run) -> None:
+    """The report quotes each record judged not a memory: never a credential in clear."""
+    notes = tmp_path / "MEMORY.md"
+    key = "sk-" + "Ab3" * 16
+    notes.write_text(f"[2026-04-03T20:15] TOOL: exported OPENAI_API_KEY={key}\n", encoding="utf-8")
+    result = run("import", str(notes), "--json", "--dry-run")
+    [shown] = orjson.loads(result.stdout)["not_memory"]
+    assert shown["reason"] == "log line"
+    assert key not in result.stdout and "[REDACTED:" in shown["text"]
+    assert key not in run("import", str(notes), "--dry-run").stderr
