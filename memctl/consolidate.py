@@ -24,9 +24,9 @@ from memctl.models import LAYERS
 from memctl.store import Store, chunks, now_iso
 
 if TYPE_CHECKING:
-    from memctl import conflicts, merge
+    from memctl import merge, supersede
 else:  # the upkeep steps' engines load when a step runs, not when context reads the settings
-    conflicts, merge = lazy("memctl.conflicts"), lazy("memctl.merge")
+    merge, supersede = lazy("memctl.merge"), lazy("memctl.supersede")
 
 INTERRUPTED = "interrupted: the process ended before the run finished"
 
@@ -313,7 +313,7 @@ def step_supersede(ctx: RunContext) -> int:
     """Re-check supersede conflicts for the facts stated by new entries."""
     superseded = 0
     for user_id, ids in _new_by_user(ctx, "AND fact_key IS NOT NULL").items():
-        counts = conflicts.resolve(ctx.store.for_user(user_id), ids)
+        counts = supersede.resolve(ctx.store.for_user(user_id), ids)
         superseded += counts["superseded"]
     return superseded
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from memctl import changes, conflicts, search
+from memctl import changes, search, supersede
 from memctl.classify import Classification, classify, file_realm, secrets
 from memctl.errors import EntryNotFound, UsageError
 from memctl.ingest import frontmatter
@@ -123,7 +123,7 @@ def _decide(
         for entry_id in ids:
             was = user.entry(entry_id)["status"]
             done.append(changes.update(user, entry_id, action, values, who=who))
-            conflicts.settle(user, entry_id, was, decided=action == "approve", who=who)
+            supersede.settle(user, entry_id, was, decided=action == "approve", who=who)
     return done
 
 
@@ -175,7 +175,7 @@ def edit(
             values.update(content=content, norm_hash=digest)
         if "content" in values or "realm" in values:
             # The fact follows the text: a corrected city must not keep the old one's chain.
-            facts = conflicts.fact_fields(
+            facts = supersede.fact_fields(
                 values.get("content", entry["content"]), values.get("realm", entry["realm"])
             )
             values.update({k: v for k, v in facts.items() if entry[k] != v})
@@ -185,7 +185,7 @@ def edit(
         change = changes.update(user, entry_id, action, values, who=who)
         if content is not None:
             search.reindex(user.store, entry_id, content)
-        conflicts.settle(user, entry_id, entry["status"], fact_changed="fact_key" in values
+        supersede.settle(user, entry_id, entry["status"], fact_changed="fact_key" in values
                          or "fact_value" in values, decided=approve, who=who)  # fmt: skip
     return change
 
@@ -202,7 +202,7 @@ def delete(user: UserStore, entry_id: int, *, hard: bool = False, who: str | Non
             "UPDATE entries SET status = 'archived' WHERE id = ? AND user_id = ?",
             [entry_id, user.user_id],
         )
-        conflicts.release(user, entry_id, who)
+        supersede.release(user, entry_id, who)
         params = [entry_id, user.user_id]
         for sql in (
             "DELETE FROM sources WHERE entry_id = ? AND user_id = ?",
@@ -237,12 +237,12 @@ def undo(user: UserStore, change_id: int, who: str | None = None) -> int:
             search.reindex(user.store, entry_id, before["content"])
         if row["action"] == "supersede":
             # The person says this was no change of fact: the link goes, and both stay.
-            conflicts.unlink(user, entry_id)
+            supersede.unlink(user, entry_id)
         elif row["action"] == "restate":
-            conflicts.unrestate(user, entry_id, who)
+            supersede.unrestate(user, entry_id, who)
         else:
             fact_changed = "fact_key" in before or "fact_value" in before
-            conflicts.settle(user, entry_id, entry["status"], fact_changed=fact_changed, who=who)
+            supersede.settle(user, entry_id, entry["status"], fact_changed=fact_changed, who=who)
     return entry_id
 
 
@@ -315,15 +315,15 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
         reasons, status = list(c.reasons), c.status
         if entry["review_reasons"]:
             kept = [r for r in orjson.loads(entry["review_reasons"])
-                    if conflicts.is_conflict_reason(r) and r not in reasons]  # fmt: skip
+                    if supersede.is_conflict_reason(r) and r not in reasons]  # fmt: skip
             # Two values waiting for a person to say which is current wait whatever the text.
-            if status == "pending_review" or conflicts.holds_back(kept):
+            if status == "pending_review" or supersede.holds_back(kept):
                 reasons, status = reasons + kept, "pending_review"
         new = {
             "realm": realm, "layer": layer, "audience": c.audience, "expires_at": c.expires_at,
             "status": status,
             "review_reasons": orjson.dumps(reasons).decode() if reasons else None,
-            **conflicts.fact_fields(entry["content"], realm),
+            **supersede.fact_fields(entry["content"], realm),
         }  # fmt: skip
         # Facts are derived from the text, never chosen: they follow the lexicon even then.
         mine = decided.get(entry["id"], set()) - _FACT_FIELDS
@@ -339,5 +339,5 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
                 was = user.entry(item["id"])["status"]
                 changes.update(user, item["id"], "classify", item["after"], who="memctl")
                 fact_changed = bool({"fact_key", "fact_value"} & item["after"].keys())
-                conflicts.settle(user, item["id"], was, fact_changed=fact_changed, who="memctl")
+                supersede.settle(user, item["id"], was, fact_changed=fact_changed, who="memctl")
     return planned

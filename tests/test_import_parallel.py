@@ -12,6 +12,8 @@ import orjson
 import pytest
 
 import memctl.importer as importer
+import memctl.importer.accept as accepting
+import memctl.importer.read as reading
 import memctl.parallel as parallel
 from memctl.models import Record
 from memctl.store import Store
@@ -31,7 +33,7 @@ _INIT = parallel.Shared.__init__
 def _entries(
     db: Path, extra: Path, monkeypatch: pytest.MonkeyPatch, threshold: int, forks: list[bool]
 ) -> list[tuple]:
-    monkeypatch.setattr(importer, "PARALLEL_MIN", threshold)
+    monkeypatch.setattr(accepting, "PARALLEL_MIN", threshold)
     monkeypatch.setattr(parallel, "CHUNK", 3)  # the fixtures' files are small: many chunks each
 
     def counting_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -95,17 +97,17 @@ def test_a_restored_exports_credentials_are_redacted_whichever_process_accepts_t
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The worker redacts a record's restored fields in its own copy: they must come back."""
-    monkeypatch.setattr(importer, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(accepting, "PARALLEL_MIN", 1)
     monkeypatch.setattr(parallel, "CHUNK", 5)
     parent = os.getpid()
-    accept = importer._accept_to_ship
+    accept = accepting.ship
 
     def slowed(record):  # type: ignore[no-untyped-def]
         if os.getpid() == parent:
             time.sleep(0.002)  # the worker accepts most of them
         return accept(record)
 
-    monkeypatch.setattr(importer, "_accept_to_ship", slowed)
+    monkeypatch.setattr(accepting, "ship", slowed)
     src = tmp_path / "export.json"
     _export(src, 300)
     store = Store.open(tmp_path / "m.db")
@@ -122,7 +124,7 @@ def test_a_restored_exports_credentials_are_redacted_whichever_process_accepts_t
 def test_accepting_changes_nothing_in_a_record_but_its_heading_and_restored_fields(
     tmp_path: Path,
 ) -> None:
-    """What a worker ships back (importer._Shipped) covers everything _accept changes."""
+    """What a worker ships back (accept.Shipped) covers everything accepting changes."""
     _export(tmp_path / "export.json", 3)
     (tmp_path / "MEMORY.md").write_text(f"## Keys ({SECRET})\n\n- 用户喜欢绿茶 {SECRET}\n")
     records = [
@@ -132,13 +134,13 @@ def test_accepting_changes_nothing_in_a_record_but_its_heading_and_restored_fiel
             tmp_path / "export.json",
             tmp_path / "MEMORY.md",
         ]
-        for item in (importer._read(path, None, importer.ImportReport()) or [])
+        for item in (reading.records(path, None, importer.ImportReport()) or [])
         if isinstance(item, Record)
     ]
     assert len(records) > 300
     for record in records:
         before = copy.deepcopy(record)
-        importer._accept(record)
+        accepting.accept(record)
         for name in Record.__slots__:
             if name not in ("section", "fields"):
                 assert getattr(record, name) == getattr(before, name), (name, record)

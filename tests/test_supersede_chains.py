@@ -1,4 +1,4 @@
-"""The in-memory supersede chains (memctl.conflicts.resolve) against the algorithm they replaced
+"""The in-memory supersede chains (memctl.supersede.resolve) against the algorithm they replaced
 (tests/supersede_reference.py): the same statuses, links and logged changes on dated input,
 whatever order the values arrive in and however they are batched into files."""
 
@@ -11,7 +11,7 @@ import pytest
 import supersede_reference
 from chain_inputs import dated_values, fill, outcome
 
-from memctl import conflicts
+from memctl import supersede
 from memctl.store import Store
 
 
@@ -51,7 +51,7 @@ def test_the_same_chains_as_the_old_algorithm(
             batches.append(rest[:size])
             rest = rest[size:]
     _run(tmp_path / "old.db", supersede_reference.resolve, batches)
-    _run(tmp_path / "new.db", conflicts.resolve, batches)
+    _run(tmp_path / "new.db", supersede.resolve, batches)
     old, new = outcome(tmp_path / "old.db"), outcome(tmp_path / "new.db")
     assert sum(s == "superseded" for _, s in old["entries"]) > 100  # the case is not trivial
     assert new == old

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import supersede_reference  # noqa: E402
 from chain_inputs import dated_values, fill, outcome  # noqa: E402
 
-from memctl import conflicts  # noqa: E402
+from memctl import supersede  # noqa: E402
 from memctl.store import Store  # noqa: E402
 
 
@@ -59,7 +59,7 @@ def case(
         with tempfile.TemporaryDirectory() as tmp:
             results = {}
             for label, resolve in (
-                ("new", conflicts.resolve),
+                ("new", supersede.resolve),
                 ("old", supersede_reference.resolve),
             ):
                 if label == "old" and skip_old:

@@ -1,0 +1,71 @@
+"""Stage 5, classify: realm, layer, audience, scores, status and the fact each new entry states.
+
+A big file's new entries are classified in a forked worker while the main process runs the
+dedupe engine and writes everything else (the two cost about the same; machines have 2 cores).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from memctl import supersede
+from memctl.classify import classify, file_realm
+from memctl.importer import accept
+from memctl.importer.accept import Accepted
+from memctl.ingest import frontmatter
+from memctl.parallel import Shared
+from memctl.store import UserStore
+
+# Not an entry column: whether the classifier found a realm cue on the line (for settle_realms).
+REALM_CUED = "realm_cued"
+
+Job = tuple[str, str | None, str | None, str, str | None, str | None]
+
+
+def start(batch: list[Accepted]) -> Shared[Job, dict[str, Any]]:
+    """Classification of `batch` begun; its results are taken from the returned share. Forks
+    only for a file whose accepting forked too: the classifier is loaded by then."""
+    return Shared([job(a) for a in batch], classified, fork=len(batch) >= accept.PARALLEL_MIN)
+
+
+def job(a: Accepted) -> Job:
+    r = a.record
+    return (a.content, r.ts, r.section, r.path, a.category, r.layer_hint)
+
+
+def classified(job: Job) -> dict[str, Any]:
+    """The classifier's fields for one new entry, and the fact it states (if about the user)."""
+    content, ts, section, path, category, layer_hint = job
+    c = classify(content, ts=ts, section=section, path=path, category=category)
+    # What the file says its records are (front matter) bounds the classifier's layer.
+    layer = frontmatter.apply_hint(c.layer, layer_hint)
+    fields: dict[str, Any] = {
+        "realm": c.realm, "layer": layer, "audience": c.audience, "importance": c.importance,
+        "emotional_weight": c.emotional_weight, "confidence": c.confidence,
+        "expires_at": c.expires_at, "status": c.status,
+        "review_reasons": orjson.dumps(list(c.reasons)).decode() if c.reasons else None,
+        REALM_CUED: c.realm_cued,
+    }  # fmt: skip
+    # Facts shape supersede chains only where they are about the real user (same rule as
+    # re-classify and edit use).
+    fields.update(supersede.fact_fields(content, c.realm))
+    return fields
+
+
+def settle_realms(store: UserStore, lines: list[tuple[int, str, str, bool]]) -> None:
+    """A file's new lines (id, text, realm, cued) that say nothing of their realm take the one
+    its lines agree on."""
+    realm = file_realm((r, cued) for _, _, r, cued in lines)
+    if realm is None:
+        return
+    store.conn.executemany(
+        "UPDATE entries SET realm = :realm, fact_key = :fact_key, fact_value = :fact_value, "
+        "fact_certain = :fact_certain WHERE user_id = :user AND id = :id",
+        [
+            {"id": i, "user": store.user_id, "realm": realm, **supersede.fact_fields(text, realm)}
+            for i, text, was, cued in lines
+            if not cued and was != realm
+        ],
+    )
