@@ -83,14 +83,18 @@ def resolve(
     chosen = set(decided)
     ids = list(entry_ids)
     keys = dict(user.entries_by_id("id, fact_key", ids, "AND fact_key IS NOT NULL"))
-    chains: dict[str, _Chain] = {}
+    chains: dict[str, _Chain | None] = {}
     for entry_id in ids:
         key = keys.get(entry_id)
         if key is None:
             continue
         if key not in chains:
-            chains[key] = _Chain.load(user, key)
+            # One value in force under the key: no entry of it has a rival, nothing to load.
+            one = len(_values(user, key, LIVE)) < 2
+            chains[key] = None if one else _Chain.load(user, key)
         chain = chains[key]
+        if chain is None:
+            continue
         entry = chain.entries.get(entry_id)
         if entry is None or entry["status"] not in LIVE:
             continue
@@ -402,7 +406,20 @@ def _rivals(user: UserStore, entry: Entry) -> list[Entry]:
 
 def _current_rivals(user: UserStore, entry: Entry) -> list[Entry]:
     """The other values in force: active ones (a pending change is not, until approved)."""
+    if _values(user, entry["fact_key"], ("active",)) <= {entry["fact_value"]}:
+        return []  # read from the index alone: the usual case, one value restated
     return [r for r in _rivals(user, entry) if r["status"] == "active"]
+
+
+def _values(user: UserStore, key: str, statuses: tuple[str, ...]) -> set[str]:
+    """The distinct values of `key` among entries in `statuses` (merged-away ones included:
+    a superset of the rivals', enough to tell there are none)."""
+    rows = user.conn.execute(
+        "SELECT DISTINCT fact_value FROM entries WHERE user_id = ? AND fact_key = ? "
+        f"AND status IN ({', '.join('?' * len(statuses))})",
+        [user.user_id, key, *statuses],
+    )
+    return {r[0] for r in rows}
 
 
 def _olds(user: UserStore, entry: Entry) -> list[Entry]:
