@@ -227,7 +227,6 @@ class Memory:
             statuses = ("active",)
             audiences = AUDIENCES if rules.private else ("public",)
             realms = tuple(r for r in REALMS if rules.roleplay or r != "fictional")
-        search.sync(self._user.store)
         return search.search(
             self._user, query, statuses=tuple(statuses), layers=tuple(layers), limit=limit,
             audiences=audiences, realms=realms,

@@ -44,7 +44,6 @@ if TYPE_CHECKING:
         pipeline,
         review,
         scan,
-        search,
         settings,
         status,
     )
@@ -52,10 +51,10 @@ if TYPE_CHECKING:
     from memctl.store import Store, UserStore
 else:
     (api, consolidate, context, export, importer, lock, merge, output, pipeline, review, scan,
-     search, settings, status) = (
+     settings, status) = (
         lazy(f"memctl.{name}")
         for name in ("api", "consolidate", "context", "export", "importer", "lock", "merge",
-                     "output", "pipeline", "review", "scan", "search", "settings", "status")
+                     "output", "pipeline", "review", "scan", "settings", "status")
     )  # fmt: skip
     stores = lazy("memctl.store")
 

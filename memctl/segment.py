@@ -40,14 +40,16 @@ from functools import cache, lru_cache
 from math import log
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memctl.store.fts import Dictionary
 
 _WORD = re.compile(r"\w+")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # Possessives and contractions split ("sister's" -> sister, s); patterns see the whole text.
 _LATIN_WORD = re.compile(r"[a-z0-9]+")
 _CACHE_FORMAT = 1
-_BATCH = 500
 # Past this many characters, looking up every substring (up to 16 characters each) costs more
 # than loading the whole dictionary once (~0.5 s).
 _LONGEST_QUERY = 4000
@@ -126,31 +128,21 @@ def _terms(tokenizer: Any, text: str) -> list[str]:
 
 
 class _SavedDictionary:
-    """jieba's prefix dictionary (word or word prefix -> frequency) in an SQLite file."""
+    """The on-disk copy of jieba's dictionary (its statements are memctl/store/fts.py's)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-        meta = dict(conn.execute("SELECT key, value FROM meta"))
-        self.total = int(meta["total"])
-        self.longest = int(meta["longest"])
+    def __init__(self, saved: Dictionary) -> None:
+        self.saved = saved
 
     def tokenizer_for(self, text: str) -> Any:
         """A jieba tokenizer whose dictionary holds just the entries for `text`'s substrings."""
         wanted: set[str] = set()
         for block in _module().re_han_default.findall(text):
             for start in range(len(block)):
-                stop = min(len(block), start + self.longest)
+                stop = min(len(block), start + self.saved.longest)
                 wanted.update(block[start:end] for end in range(start + 1, stop + 1))
-        found: dict[str, int] = {}
-        chunk = sorted(wanted)
-        for i in range(0, len(chunk), _BATCH):
-            part = chunk[i : i + _BATCH]
-            rows = self.conn.execute(
-                f"SELECT word, freq FROM freq WHERE word IN ({','.join('?' * len(part))})", part
-            )
-            found.update(rows)
         tokenizer = _module().Tokenizer()
-        tokenizer.FREQ, tokenizer.total, tokenizer.initialized = found, self.total, True
+        tokenizer.FREQ = self.saved.frequencies(sorted(wanted))
+        tokenizer.total, tokenizer.initialized = self.saved.total, True
         return tokenizer
 
 
@@ -185,7 +177,9 @@ def _saved_dictionary(path: Path) -> _SavedDictionary | None:
     try:
         if not path.is_file():
             return None
-        return _SavedDictionary(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True))
+        from memctl.store.fts import Dictionary  # not for classify and dedupe, who cut too
+
+        return _SavedDictionary(Dictionary.open(path))
     except (OSError, sqlite3.Error, KeyError, ValueError):
         return None  # unreachable, unreadable or partial: the next words() writes it again
 
@@ -205,23 +199,15 @@ def _save_dictionary(tokenizer: Any) -> None:
     path = _dictionary_file()
     if path is None or _saved_dictionary(path) is not None:
         return
+    from memctl.store.fts import Dictionary
+
     with contextlib.suppress(OSError, sqlite3.Error):
         path.parent.mkdir(parents=True, exist_ok=True)
         _remove_leftovers(path.parent)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         os.close(fd)
         try:
-            conn = sqlite3.connect(tmp)
-            with conn:
-                conn.execute("CREATE TABLE freq (word TEXT PRIMARY KEY, freq INT) WITHOUT ROWID")
-                conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-                conn.executemany("INSERT INTO freq VALUES (?, ?)", tokenizer.FREQ.items())
-                longest = max(map(len, tokenizer.FREQ), default=1)
-                conn.executemany(
-                    "INSERT INTO meta VALUES (?, ?)",
-                    [("total", str(tokenizer.total)), ("longest", str(longest))],
-                )
-            conn.close()
+            Dictionary.write(tmp, tokenizer.FREQ, tokenizer.total)
             with open(tmp, "rb") as written:
                 os.fsync(written.fileno())  # on disk before it takes the real name
             os.replace(tmp, path)  # atomic: a concurrent reader sees all of it or nothing

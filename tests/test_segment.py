@@ -48,4 +48,11 @@ def test_dedupe_classify_and_search_share_one_loaded_dictionary() -> None:
     segment.cut("预热")
     segment.words("预热")
     assert Tokenizer._jieba is segment.jieba()
-    assert segment._lexicon_tokenizer().total == segment.jieba().dt.total
+
+
+def test_lexicon_words_stay_out_of_the_shared_dictionary() -> None:
+    from memctl import segment
+
+    segment.add_words(frozenset({"甲乙丙丁戊"}))  # in no test's text
+    assert segment.cut("甲乙丙丁戊") == ["甲乙丙丁戊"]
+    assert "甲乙丙丁戊" not in segment.jieba().dt.FREQ
