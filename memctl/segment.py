@@ -42,6 +42,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+# memctl.store.fts (the dictionary copy's statements) is imported where the copy is used:
+# classify and dedupe cut text here too, and need nothing of the store.
 if TYPE_CHECKING:
     from memctl.store.fts import Dictionary
 
@@ -177,7 +179,7 @@ def _saved_dictionary(path: Path) -> _SavedDictionary | None:
     try:
         if not path.is_file():
             return None
-        from memctl.store.fts import Dictionary  # not for classify and dedupe, who cut too
+        from memctl.store.fts import Dictionary
 
         return _SavedDictionary(Dictionary.open(path))
     except (OSError, sqlite3.Error, KeyError, ValueError):
