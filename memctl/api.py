@@ -26,11 +26,9 @@ that tries to instruct the model, or that the classifier is unsure of, waits in 
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -42,6 +40,7 @@ from memctl.errors import UsageError
 from memctl.models import AUDIENCES, REALMS, Record
 from memctl.normalise import raw_hash
 from memctl.paths import default_db_path
+from memctl.settings import data_file
 from memctl.store import Store, UserStore, now_iso
 
 __all__ = ["Forgotten", "Memory", "Remembered"]
@@ -111,7 +110,7 @@ class Limits:
 @cache
 def limits() -> Limits:
     """The limits in memctl/data/api.toml."""
-    raw = tomllib.loads(resources.files("memctl.data").joinpath("api.toml").read_text())
+    raw = data_file("api")
     return Limits(
         query_chars=raw["query"]["max_chars"],
         messages_used=raw["messages"]["use"],
@@ -228,7 +227,6 @@ class Memory:
             statuses = ("active",)
             audiences = AUDIENCES if rules.private else ("public",)
             realms = tuple(r for r in REALMS if rules.roleplay or r != "fictional")
-        search.sync(self._user.store)
         return search.search(
             self._user, query, statuses=tuple(statuses), layers=tuple(layers), limit=limit,
             audiences=audiences, realms=realms,

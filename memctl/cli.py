@@ -44,17 +44,17 @@ if TYPE_CHECKING:
         pipeline,
         review,
         scan,
-        search,
+        settings,
         status,
     )
     from memctl import store as stores
     from memctl.store import Store, UserStore
 else:
     (api, consolidate, context, export, importer, lock, merge, output, pipeline, review, scan,
-     search, status) = (
+     settings, status) = (
         lazy(f"memctl.{name}")
         for name in ("api", "consolidate", "context", "export", "importer", "lock", "merge",
-                     "output", "pipeline", "review", "scan", "search", "status")
+                     "output", "pipeline", "review", "scan", "settings", "status")
     )  # fmt: skip
     stores = lazy("memctl.store")
 
@@ -1028,7 +1028,7 @@ def status_(user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False)
     Example: memctl status --user alice --json
     """
     with _store(db, user, existing=True) as store:
-        info = status.status(store, consolidate.load_settings().stale_hours)
+        info = status.status(store, settings.consolidate_settings().stale_hours)
     if json_:
         _emit_json(info)
         return

@@ -8,19 +8,18 @@ holds the per-database lock (memctl.lock) so two schedulers never run it at once
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from memctl import changes, search
-from memctl.errors import ConfigError, MemctlError
+from memctl.errors import MemctlError
 from memctl.lazy import lazy
-from memctl.models import LAYERS
+from memctl.settings import ConsolidateSettings as Settings
+from memctl.settings import consolidate_settings as load_settings
 from memctl.store import Store, chunks, now_iso
 
 if TYPE_CHECKING:
@@ -33,101 +32,6 @@ INTERRUPTED = "interrupted: the process ended before the run finished"
 
 class StepFailed(MemctlError):
     """A consolidation step failed; the run is recorded as `error`."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    steps: tuple[str, ...]
-    caps: dict[str, int]
-    decay_factor: float
-    decay_after_days: float
-    decay_every_days: float
-    decay_floor: float
-    decay_batch: int
-    recency_half_days: float
-    stale_hours: float
-
-
-def load_settings(overrides: dict[str, Any] | None = None) -> Settings:
-    """Defaults from memctl/data/consolidate.toml, then `overrides` (a pipeline step's table).
-
-    Every override must name a known setting and have its type; errors name the key.
-    """
-    raw = tomllib.loads(resources.files("memctl.data").joinpath("consolidate.toml").read_text())
-    merge_checked(raw, overrides or {})
-    unknown = [s for s in raw["steps"] if s not in STEPS]
-    if unknown:
-        raise ConfigError(f"steps: unknown step {unknown[0]!r} (known: {', '.join(STEPS)})")
-    decay = raw["decay"]
-    for key, value, low, high in [
-        ("decay.factor", decay["factor"], 0, 1),
-        ("decay.floor", decay["floor"], 0, 1),
-    ]:
-        if not low <= value <= high:
-            raise ConfigError(f"{key}: must be between {low} and {high}, got {value}")
-    for key, value, least in [
-        *((f"caps.{layer}", n, 0) for layer, n in raw["caps"].items()),
-        ("decay.after_days", decay["after_days"], 0),
-        ("decay.every_days", decay["every_days"], 0),
-        ("decay.batch", decay["batch"], 1),
-        ("recency.half_days", raw["recency"]["half_days"], 1),
-        ("status.stale_hours", raw["status"]["stale_hours"], 0),
-    ]:
-        if value < least:
-            raise ConfigError(f"{key}: must be {least} or more, got {value}")
-    return Settings(
-        steps=tuple(raw["steps"]),
-        caps=dict(raw["caps"]),
-        decay_factor=float(decay["factor"]),
-        decay_after_days=float(decay["after_days"]),
-        decay_every_days=float(decay["every_days"]),
-        decay_floor=float(decay["floor"]),
-        decay_batch=int(decay["batch"]),
-        recency_half_days=float(raw["recency"]["half_days"]),
-        stale_hours=float(raw["status"]["stale_hours"]),
-    )
-
-
-def merge_checked(base: dict[str, Any], extra: dict[str, Any], where: str = "") -> None:
-    """Merge `extra` into `base` (defaults), refusing keys or types the defaults do not have."""
-    for key, value in extra.items():
-        name = f"{where}{key}"
-        if key not in base:
-            if where == "caps.":
-                raise ConfigError(f"{name}: not a layer ({', '.join(LAYERS)})")
-            raise ConfigError(f"{name}: unknown setting")
-        default = base[key]
-        if isinstance(default, dict):
-            if not isinstance(value, dict):
-                raise ConfigError(f"{name}: expected table, got {toml_type(value)}")
-            merge_checked(default, value, f"{name}.")
-        elif isinstance(default, list):
-            if not isinstance(value, list):
-                raise ConfigError(f"{name}: expected array, got {toml_type(value)}")
-            for item in value:
-                if not isinstance(item, str):
-                    raise ConfigError(f"{name}: expected array of strings, found {toml_repr(item)}")
-            base[key] = value
-        elif type(value) is not type(default) and not (
-            type(default) is float and type(value) is int
-        ):
-            raise ConfigError(f"{name}: expected {toml_type(default)}, got {toml_repr(value)}")
-        else:
-            base[key] = value
-
-
-def toml_type(value: Any) -> str:
-    names = {bool: "boolean", int: "integer", float: "float", str: "string", list: "array"}
-    return names.get(type(value), "table" if isinstance(value, dict) else type(value).__name__)
-
-
-def toml_repr(value: Any) -> str:
-    """A value as it was written in the file (for messages)."""
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, list | dict):
-        return toml_type(value)
-    return repr(value)
 
 
 @dataclass

@@ -20,13 +20,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from memctl import CONTEXT_MARKER, search
-from memctl.consolidate import merge_checked
 from memctl.errors import ConfigError
+from memctl.settings import data_file, merge_checked
 from memctl.store import BUSY_TIMEOUT_S, Store, UserStore, now_iso
 
 FIXED_LAYERS = ("boundary", "persona", "relationship", "profile")
@@ -72,7 +71,7 @@ def load_settings(path: Path | None = None, overrides: dict[str, Any] | None = N
     A key the defaults do not have, or a value of another type, is refused naming the key;
     `[channels.NAME]` tables may name any channel.
     """
-    raw = tomllib.loads(resources.files("memctl.data").joinpath("context.toml").read_text())
+    raw = data_file("context")
     where = ""
     try:
         if path is not None:

@@ -28,24 +28,3 @@ def lazy(name: str) -> ModuleType:
     if parent:
         setattr(sys.modules[parent], child, module)
     return module
-
-
-def jieba() -> ModuleType:
-    """jieba, imported without pkg_resources.
-
-    jieba finds its dictionary through pkg_resources when that imports, else by its own path;
-    the result is the same file, but importing pkg_resources (deprecated, and absent from
-    newer environments) costs ~70 ms, which a `memctl context` call would pay every time.
-    """
-    loaded = sys.modules.get("jieba")
-    if loaded is not None:
-        return loaded
-    hide = "pkg_resources" not in sys.modules
-    if hide:
-        sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # import raises ImportError
-    try:
-        import jieba as module
-    finally:
-        if hide:
-            del sys.modules["pkg_resources"]
-    return module

@@ -19,6 +19,7 @@ from typing import Any
 from memctl import consolidate, importer
 from memctl.errors import ConfigError
 from memctl.ingest.detect import FORMATS
+from memctl.settings import consolidate_settings, toml_repr, toml_type
 from memctl.store import Store
 
 # Allowed keys per step kind, with the type each must have.
@@ -60,9 +61,7 @@ def load(path: Path) -> Pipeline:
         raise ConfigError(f"{path}: unknown key {sorted(unknown)[0]!r}")
     for key in ("name", "description"):
         if not isinstance(raw.get(key, ""), str):
-            raise ConfigError(
-                f"{path}: {key}: expected string, got {consolidate.toml_type(raw[key])}"
-            )
+            raise ConfigError(f"{path}: {key}: expected string, got {toml_type(raw[key])}")
     if not isinstance(raw.get("steps"), list) or not raw["steps"]:
         raise ConfigError(f"{path}: 'steps' must be a non-empty array of tables ([[steps]])")
     steps = []
@@ -80,8 +79,8 @@ def load(path: Path) -> Pipeline:
                 raise ConfigError(f"{path}: {where}.{key}: not a setting of {kind!r}")
             if not isinstance(value, expected):
                 raise ConfigError(
-                    f"{path}: {where}.{key}: expected {consolidate.toml_type(expected())}, "
-                    f"got {consolidate.toml_type(value)}"
+                    f"{path}: {where}.{key}: expected {toml_type(expected())}, "
+                    f"got {toml_type(value)}"
                 )
         if kind == "import":
             if not options.get("paths"):
@@ -89,14 +88,13 @@ def load(path: Path) -> Pipeline:
             bad = [p for p in options["paths"] if not isinstance(p, str)]
             if bad:
                 raise ConfigError(
-                    f"{path}: {where}.paths: expected array of strings, "
-                    f"found {consolidate.toml_repr(bad[0])}"
+                    f"{path}: {where}.paths: expected array of strings, found {toml_repr(bad[0])}"
                 )
             if options.get("format") not in (None, *FORMATS):
                 raise ConfigError(f"{path}: {where}.format: not one of {', '.join(FORMATS)}")
         if kind == "consolidate":
             try:
-                consolidate.load_settings(options)
+                consolidate_settings(options)
             except ConfigError as exc:
                 raise ConfigError(f"{path}: {where}.{exc}") from None
         steps.append(Step(kind, options, where))
@@ -113,7 +111,7 @@ def run(pipeline: Pipeline, store: Store, default_user: str) -> list[dict[str, A
             report = importer.import_paths(user, paths, fmt=step.options.get("format"))
             results.append({"step": step.where, "run": "import", **report.as_dict()})
         else:
-            settings = consolidate.load_settings(step.options)
+            settings = consolidate_settings(step.options)
             outcome = consolidate.consolidate(store, settings, kind=f"pipeline:{pipeline.name}")
             results.append({"step": step.where, "run": "consolidate", **outcome.as_dict()})
     return results

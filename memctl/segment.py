@@ -1,11 +1,28 @@
-"""Word segmentation for search: jieba for Chinese, plain word runs for everything else.
+"""Text segmentation: the one place jieba is loaded, and the cuts each part of memctl needs.
 
-The index side (`words`) loads jieba's whole dictionary (0.4-0.5 s, once per process). The query
-side (`query_words`) runs on every `memctl context` call, where that load was half of the
-command's time: it gives the same words from an on-disk copy of the dictionary (an SQLite file in
-the user's cache directory, written the first time the index side loads jieba), reading only
-the entries for the query's own substrings. jieba's segmentation only ever looks up substrings
-of the text it cuts, so a dictionary cut down to those gives exactly the same words.
+- `jieba()`: jieba with its dictionary, loaded once, on first use, and quietly. Dedupe's
+  SimHash features cut with it directly (memctl/dedupe/simhash.py).
+- Search terms (`words`, `query_words`): jieba's search-mode cut, for the full-text index and
+  its queries.
+- Lexicon tokens (`cut`, `fold`, `Vocabulary`, `add_words`): whole words for classification's
+  lexicon lookups, cut from a private copy of the dictionary that lexicon words are added to.
+
+Search terms: the index side (`words`) loads jieba's whole dictionary (0.4-0.5 s, once per
+process). The query side (`query_words`) runs on every `memctl context` call, where that load
+was half of the command's time: it gives the same words from an on-disk copy of the dictionary
+(an SQLite file in the user's cache directory, written the first time the index side loads
+jieba), reading only the entries for the query's own substrings. jieba's segmentation only ever
+looks up substrings of the text it cuts, so a dictionary cut down to those gives exactly the
+same words.
+
+Lexicon tokens: lexicon words are matched against whole tokens rather than substrings, so 人设
+does not fire inside 个人设置 and 叫我 does not fire inside 叫我们. jieba runs only over CJK
+runs: it is the slowest step of classification, and Latin text gains nothing from it. `cut` is
+jieba's own dictionary segmentation (`lcut(text, HMM=False)`: the maximum-probability path
+through the prefix dictionary) written as one loop. jieba's version builds a DAG dict and a
+generator of tuples per character and costs ~4 µs a character; this one gives the same words
+(tests/test_classify_segment.py checks it against jieba) about five times faster, which is what
+keeps classification under 100 µs a record.
 """
 
 from __future__ import annotations
@@ -15,29 +32,69 @@ import logging
 import os
 import re
 import sqlite3
+import sys
 import tempfile
 import time
-from functools import cache
+import warnings
+from functools import cache, lru_cache
+from math import log
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from memctl.lazy import jieba as _import_jieba
+# memctl.store.fts (the dictionary copy's statements) is imported where the copy is used:
+# classify and dedupe cut text here too, and need nothing of the store.
+if TYPE_CHECKING:
+    from memctl.store.fts import Dictionary
 
 _WORD = re.compile(r"\w+")
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+# Possessives and contractions split ("sister's" -> sister, s); patterns see the whole text.
+_LATIN_WORD = re.compile(r"[a-z0-9]+")
 _CACHE_FORMAT = 1
-_BATCH = 500
 # Past this many characters, looking up every substring (up to 16 characters each) costs more
 # than loading the whole dictionary once (~0.5 s).
 _LONGEST_QUERY = 4000
 
 
-@cache
-def _jieba():  # type: ignore[no-untyped-def]
-    jieba = _import_jieba()
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba
+# -- loading jieba ---------------------------------------------------------------------------
 
+
+@cache
+def _module() -> ModuleType:
+    """jieba imported, its dictionary not loaded yet (the query side needs only its code).
+
+    jieba finds its dictionary through pkg_resources when that imports, else by its own path;
+    the result is the same file, but importing pkg_resources (deprecated, and absent from
+    newer environments) costs ~70 ms, which a `memctl context` call would pay every time, and
+    warns. jieba's source also raises SyntaxWarnings when compiled; pytest turns warnings into
+    errors, and none may reach the user.
+    """
+    hide = "pkg_resources" not in sys.modules
+    if hide:
+        sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # import raises ImportError
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import jieba as module
+    finally:
+        if hide:
+            del sys.modules["pkg_resources"]
+    module.setLogLevel(logging.WARNING)  # it logs at DEBUG while it loads its dictionary
+    return module
+
+
+@cache
+def jieba() -> ModuleType:
+    """jieba with its default dictionary loaded: once per process, on first use, quietly."""
+    module = _module()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        module.initialize()
+    return module
+
+
+# -- search terms ----------------------------------------------------------------------------
 
 # Changes whenever words() would cut the same text differently: the index is then rebuilt.
 SCHEME = "jieba-search-nohmm/1"
@@ -51,7 +108,7 @@ def words(text: str) -> list[str]:
     the stored text another, and miss it. Without it, unknown words fall apart into single
     characters the same way everywhere.
     """
-    tokenizer = _jieba().dt
+    tokenizer = jieba().dt
     _save_dictionary(tokenizer)
     return _terms(tokenizer, text)
 
@@ -73,44 +130,33 @@ def _terms(tokenizer: Any, text: str) -> list[str]:
 
 
 class _SavedDictionary:
-    """jieba's prefix dictionary (word or word prefix -> frequency) in an SQLite file."""
+    """The on-disk copy of jieba's dictionary (its statements are memctl/store/fts.py's)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-        meta = dict(conn.execute("SELECT key, value FROM meta"))
-        self.total = int(meta["total"])
-        self.longest = int(meta["longest"])
+    def __init__(self, saved: Dictionary) -> None:
+        self.saved = saved
 
     def tokenizer_for(self, text: str) -> Any:
         """A jieba tokenizer whose dictionary holds just the entries for `text`'s substrings."""
-        jieba = _import_jieba()
         wanted: set[str] = set()
-        for block in jieba.re_han_default.findall(text):
+        for block in _module().re_han_default.findall(text):
             for start in range(len(block)):
-                stop = min(len(block), start + self.longest)
+                stop = min(len(block), start + self.saved.longest)
                 wanted.update(block[start:end] for end in range(start + 1, stop + 1))
-        found: dict[str, int] = {}
-        chunk = sorted(wanted)
-        for i in range(0, len(chunk), _BATCH):
-            part = chunk[i : i + _BATCH]
-            rows = self.conn.execute(
-                f"SELECT word, freq FROM freq WHERE word IN ({','.join('?' * len(part))})", part
-            )
-            found.update(rows)
-        tokenizer = jieba.Tokenizer()
-        tokenizer.FREQ, tokenizer.total, tokenizer.initialized = found, self.total, True
+        tokenizer = _module().Tokenizer()
+        tokenizer.FREQ = self.saved.frequencies(sorted(wanted))
+        tokenizer.total, tokenizer.initialized = self.saved.total, True
         return tokenizer
 
 
 @cache
 def _dictionary_name() -> str | None:
     """The copy's file name: jieba's version and its dictionary file's size and time."""
-    jieba = _import_jieba()
+    module = _module()
     try:
-        source = Path(str(jieba.__file__)).with_name("dict.txt").stat()
+        source = Path(str(module.__file__)).with_name("dict.txt").stat()
     except OSError:
         return None
-    return f"jieba-{jieba.__version__}-{source.st_size}-{int(source.st_mtime)}-{_CACHE_FORMAT}"
+    return f"jieba-{module.__version__}-{source.st_size}-{int(source.st_mtime)}-{_CACHE_FORMAT}"
 
 
 def _dictionary_file() -> Path | None:
@@ -133,7 +179,9 @@ def _saved_dictionary(path: Path) -> _SavedDictionary | None:
     try:
         if not path.is_file():
             return None
-        return _SavedDictionary(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True))
+        from memctl.store.fts import Dictionary
+
+        return _SavedDictionary(Dictionary.open(path))
     except (OSError, sqlite3.Error, KeyError, ValueError):
         return None  # unreachable, unreadable or partial: the next words() writes it again
 
@@ -153,23 +201,15 @@ def _save_dictionary(tokenizer: Any) -> None:
     path = _dictionary_file()
     if path is None or _saved_dictionary(path) is not None:
         return
+    from memctl.store.fts import Dictionary
+
     with contextlib.suppress(OSError, sqlite3.Error):
         path.parent.mkdir(parents=True, exist_ok=True)
         _remove_leftovers(path.parent)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         os.close(fd)
         try:
-            conn = sqlite3.connect(tmp)
-            with conn:
-                conn.execute("CREATE TABLE freq (word TEXT PRIMARY KEY, freq INT) WITHOUT ROWID")
-                conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-                conn.executemany("INSERT INTO freq VALUES (?, ?)", tokenizer.FREQ.items())
-                longest = max(map(len, tokenizer.FREQ), default=1)
-                conn.executemany(
-                    "INSERT INTO meta VALUES (?, ?)",
-                    [("total", str(tokenizer.total)), ("longest", str(longest))],
-                )
-            conn.close()
+            Dictionary.write(tmp, tokenizer.FREQ, tokenizer.total)
             with open(tmp, "rb") as written:
                 os.fsync(written.fileno())  # on disk before it takes the real name
             os.replace(tmp, path)  # atomic: a concurrent reader sees all of it or nothing
@@ -186,3 +226,101 @@ def _remove_leftovers(folder: Path) -> None:
         with contextlib.suppress(OSError):
             if leftover.stat().st_mtime < stale:
                 leftover.unlink()
+
+
+# -- lexicon tokens --------------------------------------------------------------------------
+
+
+@cache
+def _lexicon_tokenizer() -> Any:
+    """A private jieba tokenizer, built once.
+
+    Private so words memctl adds never change segmentation for other jieba users in the
+    process. It starts as a copy of jieba's default dictionary, which dedupe and search load
+    too: loading it a second time from disk costs 0.4 s.
+    """
+    default = jieba()
+    tokenizer = default.Tokenizer()
+    tokenizer.FREQ, tokenizer.total = dict(default.dt.FREQ), default.dt.total
+    tokenizer.initialized = True
+    return tokenizer
+
+
+def add_words(words: frozenset[str]) -> None:
+    """Teach the segmenter lexicon words it would otherwise split (剧本杀, 角色扮演)."""
+    tokenizer = _lexicon_tokenizer()
+    for word in sorted(words):
+        if _CJK_RUN.fullmatch(word):
+            tokenizer.add_word(word)
+    _cut_run.cache_clear()
+
+
+def cut(run: str) -> list[str]:
+    """Segment a run of CJK characters exactly as jieba's `lcut(run, HMM=False)` does."""
+    return list(_cut_run(run))
+
+
+# The same short runs (用户, 喜欢, a name) recur across a user's memories: remembering their
+# cuts takes a third off classification (tests/bench/bench_classify.py).
+@lru_cache(maxsize=1 << 16)
+def _cut_run(run: str) -> tuple[str, ...]:
+    tokenizer = _lexicon_tokenizer()
+    get = tokenizer.FREQ.get
+    log_total = log(tokenizer.total)
+    n = len(run)
+    score = [0.0] * (n + 1)  # best log probability of run[start:]
+    end = [0] * (n + 1)  # where the first word of that best path ends
+    for start in range(n - 1, -1, -1):
+        best: float | None = None
+        stop = i = start + 1
+        f = get(run[start])
+        while f is not None:  # every prefix of a dictionary word is in FREQ (0 if not a word)
+            if f:
+                # Same arithmetic order as jieba, so float rounding breaks ties the same way.
+                s = log(f) - log_total + score[i]
+                # jieba takes max((score, end)): on a tie the longer word wins.
+                if best is None or s >= best:
+                    best, stop = s, i
+            if i == n:
+                break
+            i += 1
+            f = get(run[start:i])
+        if best is None:
+            best = log(get(run[start]) or 1) - log_total + score[start + 1]
+        score[start] = best
+        end[start] = stop
+    words = []
+    i = 0
+    while i < n:
+        words.append(run[i : end[i]])
+        i = end[i]
+    return tuple(words)
+
+
+def fold(text: str) -> str:
+    """The form lexicon patterns are written against: casefolded, typographic apostrophes plain."""
+    return text.casefold().replace("\u2019", "'").replace("\u2018", "'")
+
+
+class Vocabulary:
+    """Words to find as whole tokens of a text (the lexicon's words).
+
+    A CJK run can only yield a word of the vocabulary as a token if it contains it, so only
+    such runs are segmented: about a third of them on tests/corpus.py's text, which halves
+    classification time (tests/bench/bench_classify.py). The answer is the same as segmenting
+    everything (tests/test_classify_segment.py).
+    """
+
+    def __init__(self, words: frozenset[str]) -> None:
+        self.words = words
+        cjk = sorted((w for w in words if _CJK_RUN.fullmatch(w)), key=len, reverse=True)
+        self._cjk = re.compile("|".join(map(re.escape, cjk))) if cjk else None
+
+    def found(self, folded: str) -> frozenset[str]:
+        """The vocabulary's words that are tokens of `folded` (already folded text)."""
+        found = set(_LATIN_WORD.findall(folded))
+        if self._cjk is not None:
+            for run in _CJK_RUN.findall(folded):
+                if self._cjk.search(run):
+                    found.update(_cut_run(run))
+        return self.words.intersection(found)

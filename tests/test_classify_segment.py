@@ -9,7 +9,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memctl.classify import facts, injection, rules, segment
+from memctl import segment
+from memctl.classify import facts, injection, rules
 from memctl.classify.gate import Index, gated, grams, requirement
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "classify"
@@ -26,7 +27,7 @@ HANZI = (
 
 
 def jieba_cut(run: str) -> list[str]:
-    return list(segment._tokenizer().lcut(run, HMM=False))
+    return list(segment._lexicon_tokenizer().lcut(run, HMM=False))
 
 
 def test_cut_matches_jieba_on_every_fixture_line() -> None:

@@ -19,6 +19,7 @@ from conftest import Run
 from helpers_state import add
 
 from memctl import consolidate
+from memctl.errors import ConfigError
 from memctl.store import Store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs flock and SIGKILL")
@@ -572,9 +573,9 @@ def test_a_run_after_downtime_does_the_work_once(store: Store, db_path: Path) ->
 
 
 def test_settings_reject_unknown_steps_and_layers() -> None:
-    with pytest.raises(consolidate.ConfigError, match="unknown step 'dreaming'"):
+    with pytest.raises(ConfigError, match="unknown step 'dreaming'"):
         settings(steps=["expire", "dreaming"])
-    with pytest.raises(consolidate.ConfigError, match=r"caps\.dreams: not a layer"):
+    with pytest.raises(ConfigError, match=r"caps\.dreams: not a layer"):
         settings(caps={"dreams": 3})
 
 

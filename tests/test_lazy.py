@@ -34,7 +34,7 @@ def test_help_loads_neither_the_engine_nor_the_store_nor_jieba() -> None:
 
 
 def test_jieba_loads_without_pkg_resources() -> None:
-    loaded = _loaded_after("from memctl.lazy import jieba\njieba().lcut('用户喜欢咖啡')")
+    loaded = _loaded_after("from memctl.segment import jieba\njieba().lcut('用户喜欢咖啡')")
     assert "jieba" in loaded and "pkg_resources" not in loaded
 
 

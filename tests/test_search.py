@@ -227,3 +227,11 @@ def test_entries_changed_before_they_are_indexed(store: Store) -> None:
     with store.transaction():
         store.conn.execute("UPDATE entries SET status = 'active' WHERE id = ?", [entry])
     assert fts_ids(store, search.ACTIVE) == {entry}
+
+
+def test_search_on_its_own_indexes_what_was_added_since(store: Store) -> None:
+    """The core keeps its own index current: a caller need not sync before it searches."""
+    user = store.for_user("alice")
+    assert search.search(user, "拿铁") == []
+    entry = add(store, "喜欢拿铁")
+    assert [r["id"] for r in search.search(user, "拿铁")] == [entry]

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from memctl.classify import dates, facts, injection, rules, segment
+from memctl import segment
+from memctl.classify import dates, facts, injection, rules
 from memctl.classify.gate import grams
 
 ACTIVE = "active"

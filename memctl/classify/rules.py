@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from memctl.classify import segment
+from memctl import segment
 from memctl.classify.gate import Gated, Index, gated, grams
 from memctl.models import LAYERS, REALMS
 

@@ -19,7 +19,6 @@ comes from the Jaccard floor (see Engine._simhash_layer), so most texts are neve
 from __future__ import annotations
 
 import hashlib
-import logging
 import re
 import time
 from collections import Counter
@@ -29,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from memctl.lazy import jieba as _import_jieba
+from memctl import segment
 
 _WORD = re.compile(r"\w")
 _BITS = np.arange(64, dtype=np.uint64)
@@ -52,10 +51,7 @@ class Tokenizer:
     def words(cls, light: str) -> list[str]:
         if cls._blocks is None:
             started = time.perf_counter()
-            jieba = _import_jieba()
-            jieba.setLogLevel(logging.WARNING)
-            jieba.initialize()
-            cls._jieba = jieba
+            cls._jieba = jieba = segment.jieba()
             cls._blocks = jieba.re_han_default  # the pattern jieba.cut splits blocks with
             cls.load_seconds = time.perf_counter() - started
         out: list[str] = []
