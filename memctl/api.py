@@ -294,11 +294,7 @@ class Memory:
         if report.rejected:
             return Remembered(REJECTED, None, None, reasons=[report.rejected[0].reason])
         redacted = [kind for red in report.redacted for kind in red["kinds"]]
-        found = self._user.conn.execute(
-            "SELECT entry_id, merge_layer FROM sources "
-            "WHERE user_id = ? AND path = ? AND line = ? AND raw_hash = ?",
-            [self.user, path, record.line, raw_hash(text)],
-        ).fetchone()
+        found = self._user.sources.find(path, record.line, raw_hash(text))
         if found is None:  # nothing to keep: empty, or memctl's own block
             reasons = list(report.skipped_by_reason)
             return Remembered(SKIPPED, None, None, reasons=reasons, redacted=redacted)
@@ -338,10 +334,7 @@ class Memory:
 
 def _next_line(user: UserStore, path: str) -> int:
     """The next line number of the user's remembered texts (sources are unique per line)."""
-    row = user.conn.execute(
-        "SELECT MAX(line) FROM sources WHERE user_id = ? AND path = ?", [user.user_id, path]
-    ).fetchone()
-    return int(row[0] or 0) + 1
+    return user.sources.last_line(path) + 1
 
 
 def _check_text(value: object, name: str) -> str:
