@@ -37,7 +37,7 @@ from typing import Any
 
 import orjson
 
-from memctl import CONTEXT_MARKER, context, importer, review, search
+from memctl import CONTEXT_MARKER, context, importer, manage, review, search
 from memctl.errors import UsageError
 from memctl.models import AUDIENCES, REALMS, Record
 from memctl.normalise import raw_hash
@@ -318,13 +318,13 @@ class Memory:
         _check_int(entry_id, "entry_id", 1)
         if self._user.entry(entry_id)["status"] == "archived":
             raise UsageError(f"entry {entry_id} is already archived")
-        change = review.delete(self._user, entry_id, who=self.actor)
+        change = manage.delete(self._user, entry_id, who=self.actor)
         return Forgotten(entry_id, change)
 
     def undo(self, change_id: int) -> int:
         """Revert a logged change (a forget, say), as `memctl review undo`; the entry's id."""
         _check_int(change_id, "change_id", 1)
-        return review.undo(self._user, change_id, who=self.actor)
+        return manage.undo(self._user, change_id, who=self.actor)
 
     def import_paths(self, paths: Iterable[str | os.PathLike[str]]) -> importer.ImportReport:
         """Import memory files and transcripts, as `memctl import PATH...` does. Returns the

@@ -39,9 +39,11 @@ if TYPE_CHECKING:
         export,
         importer,
         lock,
+        manage,
         merge,
         output,
         pipeline,
+        reclassify,
         review,
         scan,
         search,
@@ -50,11 +52,12 @@ if TYPE_CHECKING:
     from memctl import store as stores
     from memctl.store import Store, UserStore
 else:
-    (api, consolidate, context, export, importer, lock, merge, output, pipeline, review, scan,
-     search, status) = (
+    (api, consolidate, context, export, importer, lock, manage, merge, output, pipeline,
+     reclassify, review, scan, search, status) = (
         lazy(f"memctl.{name}")
-        for name in ("api", "consolidate", "context", "export", "importer", "lock", "merge",
-                     "output", "pipeline", "review", "scan", "search", "status")
+        for name in ("api", "consolidate", "context", "export", "importer", "lock", "manage",
+                     "merge", "output", "pipeline", "reclassify", "review", "scan", "search",
+                     "status")
     )  # fmt: skip
     stores = lazy("memctl.store")
 
@@ -524,7 +527,7 @@ def _interactive_review(store: UserStore) -> None:
                 review.reject(store, [entry["id"]])
             elif choice == "e":
                 text = typer.prompt("new text", default=entry["content"], err=True)
-                review.edit(store, entry["id"], content=text, action="review-edit", approve=True)
+                manage.edit(store, entry["id"], content=text, action="review-edit", approve=True)
             elif choice == "q":
                 return
 
@@ -793,7 +796,7 @@ def review_edit(
     Example: memctl review edit 12 --content "我对花生过敏"
     """
     with _store(db, user, existing=True) as store:
-        change = review.edit(store, entry_id, content=content, action="review-edit", approve=True)
+        change = manage.edit(store, entry_id, content=content, action="review-edit", approve=True)
     _tell(
         json_,
         {"action": "review-edit", "entry": entry_id, "change": change},
@@ -812,7 +815,7 @@ def review_undo(
 ) -> None:
     """Undo a decision: restore what a change altered. Example: memctl review undo 31"""
     with _store(db, user, existing=True) as store:
-        entry_id = review.undo(store, change_id)
+        entry_id = manage.undo(store, change_id)
     _tell(
         json_,
         {"action": "undo", "undid": change_id, "entry": entry_id},
@@ -838,7 +841,7 @@ def edit_(
     Example: memctl edit 42 --audience private --importance 0.9
     """
     with _store(db, user, existing=True) as store:
-        change = review.edit(store, entry_id, content=content, layer=layer, realm=realm,
+        change = manage.edit(store, entry_id, content=content, layer=layer, realm=realm,
                              audience=audience, status=status_, importance=importance)  # fmt: skip
     _tell(
         json_,
@@ -871,7 +874,7 @@ def delete_(
             ):
                 err.print("[red]Error:[/red] not confirmed (use --yes to skip the question)")
                 raise typer.Exit(EXIT_ERROR)
-        change = review.delete(store, entry_id, hard=hard)
+        change = manage.delete(store, entry_id, hard=hard)
     _tell(
         json_,
         {"action": "remove" if hard else "archive", "entry": entry_id, "change": change},
@@ -888,7 +891,7 @@ def history_(
     Example: memctl history 42 --user alice
     """
     with _store(db, user, existing=True) as store:
-        info = review.history(store, entry_id)
+        info = manage.history(store, entry_id)
     if json_:
         _emit_json(info)
         return
@@ -926,7 +929,7 @@ def classify_(
     Example: memctl classify --dry-run --user alice
     """
     with _store(db, user, existing=True) as store:
-        planned = review.reclassify(store, dry_run=dry_run)
+        planned = reclassify.reclassify(store, dry_run=dry_run)
     if json_:
         _emit_json({"dry_run": dry_run, "changed": len(planned), "changes": planned})
         return
