@@ -12,7 +12,7 @@ import shlex
 import sqlite3
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
         context,
         export,
         importer,
-        lock,
         manage,
         merge,
         output,
@@ -52,12 +51,11 @@ if TYPE_CHECKING:
     from memctl import store as stores
     from memctl.store import Store, UserStore
 else:
-    (api, consolidate, context, export, importer, lock, manage, merge, output, pipeline,
-     reclassify, review, scan, search, status) = (
+    (api, consolidate, context, export, importer, manage, merge, output, pipeline, reclassify,
+     review, scan, search, status) = (
         lazy(f"memctl.{name}")
-        for name in ("api", "consolidate", "context", "export", "importer", "lock", "manage",
-                     "merge", "output", "pipeline", "reclassify", "review", "scan", "search",
-                     "status")
+        for name in ("api", "consolidate", "context", "export", "importer", "manage", "merge",
+                     "output", "pipeline", "reclassify", "review", "scan", "search", "status")
     )  # fmt: skip
     stores = lazy("memctl.store")
 
@@ -1010,12 +1008,8 @@ def consolidate_(
     Takes an exclusive lock on DB.lock: a second run while one holds it exits 75 at once.
     Example (crontab): */10 * * * * memctl consolidate --db ~/.local/share/memctl/memctl.db
     """
-    path = db or default_db_path()
-    with _errors(), ExitStack() as stack:
-        if not dry_run:
-            stack.enter_context(lock.exclusive(path))
-        store = stack.enter_context(_store(path, "default", scratch=dry_run)).store
-        report = consolidate.consolidate(store, dry_run=dry_run)
+    with _errors(), _store(db or default_db_path(), "default", scratch=dry_run) as user:
+        report = consolidate.consolidate(user.store, dry_run=dry_run)
     if json_:
         _emit_json(report.as_dict())
         return
@@ -1139,12 +1133,10 @@ def run_(
 
     Example: memctl run pipelines/nightly.toml --db ~/.local/share/memctl/memctl.db
     """
-    path = db or default_db_path()
-    with _errors(), ExitStack() as stack:
+    with _errors():
         spec = pipeline.load(pipeline_file)
-        stack.enter_context(lock.exclusive(path))
-        store = stack.enter_context(_store(path, user)).store
-        results = pipeline.run(spec, store, user)
+        with _store(db or default_db_path(), user) as opened:
+            results = pipeline.run(spec, opened.store, user)
     if json_:
         _emit_json({"pipeline": spec.name, "steps": results})
         return

@@ -2,7 +2,7 @@
 
 Each step is idempotent and runs in its own transaction; a failing step rolls back (the
 database is left as before that step), marks the run `error` with the message, and stops the
-run. Every run is logged in `runs`; only a run that finished every step is `ok`. The caller
+run. Every run is logged in `runs`; only a run that finished every step is `ok`. A real run
 holds the per-database lock (memctl.lock) so two schedulers never run it at once.
 """
 
@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memctl import changes, search
+from memctl import changes, lock, search
 from memctl.errors import ConfigError, MemctlError
 from memctl.lazy import lazy
 from memctl.models import LAYERS
@@ -304,7 +306,20 @@ def consolidate(
     now: datetime | None = None,
     kind: str = "consolidate",
 ) -> RunReport:
-    settings = settings or load_settings()
+    """Run the steps of `settings` (default: data/consolidate.toml) over every user's entries.
+
+    A real run holds the database's consolidation lock (raises Locked at once if another
+    process does); a dry run, on a scratch copy, needs none. Raises StepFailed when a step
+    fails, after recording the run as `error`."""
+    with ExitStack() as held:
+        if not dry_run:
+            held.enter_context(lock.exclusive(Path(store.path)))
+        return _consolidate(store, settings or load_settings(), dry_run, now, kind)
+
+
+def _consolidate(
+    store: Store, settings: Settings, dry_run: bool, now: datetime | None, kind: str
+) -> RunReport:
     started = datetime.now(UTC)
     with store.transaction():
         # We hold the lock, so a run still marked 'running' belongs to a process that died.
