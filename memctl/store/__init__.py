@@ -1,5 +1,11 @@
 """The SQLite store. Every read and write goes through a `UserStore`, which is bound to one user.
 
+The store owns every statement: no module outside memctl/store/ writes SQL. Its parts are
+named after what they keep: entries (with the logged update), sources, links (supersede),
+signatures (dedupe), changelog, runs, meta (pragmas), fields (the column lists, declared once),
+schema (the migrations). A `UserStore` holds one of each bound to its user; a `Store` holds
+the database's own (runs, meta) and consolidation's statements over every user (all_entries).
+
 Design rules:
 - WAL mode, a generous busy timeout, and `BEGIN IMMEDIATE` for writes, so concurrent imports
   wait for each other instead of failing with "database is locked".
