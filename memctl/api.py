@@ -35,7 +35,7 @@ from typing import Any
 
 import orjson
 
-from memctl import CONTEXT_MARKER, context, importer, review, search
+from memctl import CONTEXT_MARKER, context, importer, manage, review, search
 from memctl.errors import UsageError
 from memctl.models import AUDIENCES, REALMS, Record
 from memctl.normalise import raw_hash
@@ -292,11 +292,7 @@ class Memory:
         if report.rejected:
             return Remembered(REJECTED, None, None, reasons=[report.rejected[0].reason])
         redacted = [kind for red in report.redacted for kind in red["kinds"]]
-        found = self._user.conn.execute(
-            "SELECT entry_id, merge_layer FROM sources "
-            "WHERE user_id = ? AND path = ? AND line = ? AND raw_hash = ?",
-            [self.user, path, record.line, raw_hash(text)],
-        ).fetchone()
+        found = self._user.sources.find(path, record.line, raw_hash(text))
         if found is None:  # nothing to keep: empty, or memctl's own block
             reasons = list(report.skipped_by_reason)
             return Remembered(SKIPPED, None, None, reasons=reasons, redacted=redacted)
@@ -320,13 +316,13 @@ class Memory:
         _check_int(entry_id, "entry_id", 1)
         if self._user.entry(entry_id)["status"] == "archived":
             raise UsageError(f"entry {entry_id} is already archived")
-        change = review.delete(self._user, entry_id, who=self.actor)
+        change = manage.delete(self._user, entry_id, who=self.actor)
         return Forgotten(entry_id, change)
 
     def undo(self, change_id: int) -> int:
         """Revert a logged change (a forget, say), as `memctl review undo`; the entry's id."""
         _check_int(change_id, "change_id", 1)
-        return review.undo(self._user, change_id, who=self.actor)
+        return manage.undo(self._user, change_id, who=self.actor)
 
     def import_paths(self, paths: Iterable[str | os.PathLike[str]]) -> importer.ImportReport:
         """Import memory files and transcripts, as `memctl import PATH...` does. Returns the
@@ -336,10 +332,7 @@ class Memory:
 
 def _next_line(user: UserStore, path: str) -> int:
     """The next line number of the user's remembered texts (sources are unique per line)."""
-    row = user.conn.execute(
-        "SELECT MAX(line) FROM sources WHERE user_id = ? AND path = ?", [user.user_id, path]
-    ).fetchone()
-    return int(row[0] or 0) + 1
+    return user.sources.last_line(path) + 1
 
 
 def _check_text(value: object, name: str) -> str:

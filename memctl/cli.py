@@ -12,7 +12,7 @@ import shlex
 import sqlite3
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -38,10 +38,11 @@ if TYPE_CHECKING:
         context,
         export,
         importer,
-        lock,
+        manage,
         merge,
         output,
         pipeline,
+        reclassify,
         review,
         scan,
         settings,
@@ -50,11 +51,11 @@ if TYPE_CHECKING:
     from memctl import store as stores
     from memctl.store import Store, UserStore
 else:
-    (api, consolidate, context, export, importer, lock, merge, output, pipeline, review, scan,
-     settings, status) = (
+    (api, consolidate, context, export, importer, manage, merge, output, pipeline, reclassify,
+     review, scan, settings, status) = (
         lazy(f"memctl.{name}")
-        for name in ("api", "consolidate", "context", "export", "importer", "lock", "merge",
-                     "output", "pipeline", "review", "scan", "settings", "status")
+        for name in ("api", "consolidate", "context", "export", "importer", "manage", "merge",
+                     "output", "pipeline", "reclassify", "review", "scan", "settings", "status")
     )  # fmt: skip
     stores = lazy("memctl.store")
 
@@ -524,7 +525,7 @@ def _interactive_review(store: UserStore) -> None:
                 review.reject(store, [entry["id"]])
             elif choice == "e":
                 text = typer.prompt("new text", default=entry["content"], err=True)
-                review.edit(store, entry["id"], content=text, action="review-edit", approve=True)
+                manage.edit(store, entry["id"], content=text, action="review-edit", approve=True)
             elif choice == "q":
                 return
 
@@ -793,7 +794,7 @@ def review_edit(
     Example: memctl review edit 12 --content "我对花生过敏"
     """
     with _store(db, user, existing=True) as store:
-        change = review.edit(store, entry_id, content=content, action="review-edit", approve=True)
+        change = manage.edit(store, entry_id, content=content, action="review-edit", approve=True)
     _tell(
         json_,
         {"action": "review-edit", "entry": entry_id, "change": change},
@@ -812,7 +813,7 @@ def review_undo(
 ) -> None:
     """Undo a decision: restore what a change altered. Example: memctl review undo 31"""
     with _store(db, user, existing=True) as store:
-        entry_id = review.undo(store, change_id)
+        entry_id = manage.undo(store, change_id)
     _tell(
         json_,
         {"action": "undo", "undid": change_id, "entry": entry_id},
@@ -838,7 +839,7 @@ def edit_(
     Example: memctl edit 42 --audience private --importance 0.9
     """
     with _store(db, user, existing=True) as store:
-        change = review.edit(store, entry_id, content=content, layer=layer, realm=realm,
+        change = manage.edit(store, entry_id, content=content, layer=layer, realm=realm,
                              audience=audience, status=status_, importance=importance)  # fmt: skip
     _tell(
         json_,
@@ -871,7 +872,7 @@ def delete_(
             ):
                 err.print("[red]Error:[/red] not confirmed (use --yes to skip the question)")
                 raise typer.Exit(EXIT_ERROR)
-        change = review.delete(store, entry_id, hard=hard)
+        change = manage.delete(store, entry_id, hard=hard)
     _tell(
         json_,
         {"action": "remove" if hard else "archive", "entry": entry_id, "change": change},
@@ -888,7 +889,7 @@ def history_(
     Example: memctl history 42 --user alice
     """
     with _store(db, user, existing=True) as store:
-        info = review.history(store, entry_id)
+        info = manage.history(store, entry_id)
     if json_:
         _emit_json(info)
         return
@@ -926,7 +927,7 @@ def classify_(
     Example: memctl classify --dry-run --user alice
     """
     with _store(db, user, existing=True) as store:
-        planned = review.reclassify(store, dry_run=dry_run)
+        planned = reclassify.reclassify(store, dry_run=dry_run)
     if json_:
         _emit_json({"dry_run": dry_run, "changed": len(planned), "changes": planned})
         return
@@ -1007,12 +1008,8 @@ def consolidate_(
     Takes an exclusive lock on DB.lock: a second run while one holds it exits 75 at once.
     Example (crontab): */10 * * * * memctl consolidate --db ~/.local/share/memctl/memctl.db
     """
-    path = db or default_db_path()
-    with _errors(), ExitStack() as stack:
-        if not dry_run:
-            stack.enter_context(lock.exclusive(path))
-        store = stack.enter_context(_store(path, "default", scratch=dry_run)).store
-        report = consolidate.consolidate(store, dry_run=dry_run)
+    with _errors(), _store(db or default_db_path(), "default", scratch=dry_run) as user:
+        report = consolidate.consolidate(user.store, dry_run=dry_run)
     if json_:
         _emit_json(report.as_dict())
         return
@@ -1136,12 +1133,10 @@ def run_(
 
     Example: memctl run pipelines/nightly.toml --db ~/.local/share/memctl/memctl.db
     """
-    path = db or default_db_path()
-    with _errors(), ExitStack() as stack:
+    with _errors():
         spec = pipeline.load(pipeline_file)
-        stack.enter_context(lock.exclusive(path))
-        store = stack.enter_context(_store(path, user)).store
-        results = pipeline.run(spec, store, user)
+        with _store(db or default_db_path(), user) as opened:
+            results = pipeline.run(spec, opened.store, user)
     if json_:
         _emit_json({"pipeline": spec.name, "steps": results})
         return

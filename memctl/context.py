@@ -26,7 +26,8 @@ from typing import Any
 from memctl import CONTEXT_MARKER, search
 from memctl.errors import ConfigError
 from memctl.settings import data_file, merge_checked
-from memctl.store import BUSY_TIMEOUT_S, Store, UserStore, now_iso
+from memctl.store import Store, UserStore, now_iso
+from memctl.store.entries import Unsure, Visible
 
 FIXED_LAYERS = ("boundary", "persona", "relationship", "profile")
 RETRIEVAL_LAYERS = ("episodic", "procedural")
@@ -212,19 +213,17 @@ def build(
     settings = settings or load_settings()
     channel = settings.channel(channel_name)
     moment = (now or datetime.now(UTC)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    where, params = _eligible(user, channel, moment)
+    visible = Visible(moment, channel.private, channel.roleplay)
+    unsure = Unsure(RETRIEVAL_LAYERS, FIXED_LAYERS, settings.fixed_min_confidence)
 
     fixed = Block(settings.fixed_budget - count_tokens(CONTEXT_MARKER))
     for layer in FIXED_LAYERS:
         heading: str | None = settings.headings[layer]
-        rows = user.conn.execute(
-            f"SELECT * FROM entries WHERE {where} AND layer = ? "
-            "AND (confidence IS NULL OR confidence >= ?) "
-            "ORDER BY importance DESC, ts DESC, id LIMIT ?",
-            [*params, layer, settings.fixed_min_confidence, settings.fixed_budget],
+        rows = user.entries.visible_in_layer(
+            visible, layer, settings.fixed_min_confidence, settings.fixed_budget
         )
         for row in rows:
-            if fixed.try_add(heading, dict(row)):
+            if fixed.try_add(heading, row):
                 heading = None
     fixed.tokens += count_tokens(CONTEXT_MARKER)
     fixed.budget = settings.fixed_budget
@@ -237,23 +236,13 @@ def build(
             search.sync(user.store, limit=settings.index_per_call)
         expression = search.match_expression(query)
         if expression:
-            candidates = [
-                dict(r)
-                for r in user.conn.execute(
-                    f"SELECT e.* FROM {search.ACTIVE} f JOIN entries e ON e.id = f.rowid "
-                    f"WHERE {search.ACTIVE} MATCH ? AND {_prefixed(where)} "
-                    f"AND {_retrievable('e.')} "
-                    f"ORDER BY bm25({search.ACTIVE}) LIMIT ?",
-                    [expression, *params, *_retrievable_params(settings), settings.max_hits],
-                )
-            ]
+            candidates = user.entries.visible_matching(
+                search.ACTIVE, expression, visible, unsure, settings.max_hits
+            )
             source = "search" if candidates else source
     if not candidates:
-        recent = user.conn.execute(
-            f"SELECT * FROM entries WHERE {where} AND {_retrievable()} ORDER BY id DESC LIMIT ?",
-            [*params, *_retrievable_params(settings), settings.recent * 20],
-        )
-        by_time = sorted((dict(r) for r in recent), key=_recency, reverse=True)
+        recent = user.entries.visible_newest(visible, unsure, settings.recent * 20)
+        by_time = sorted(recent, key=_recency, reverse=True)
         candidates = by_time[: settings.recent]
         source = "recent" if candidates else "none"
     heading = settings.headings["retrieval"]
@@ -266,11 +255,7 @@ def build(
         used = [e["id"] for e in fixed.entries + retrieval.entries]
         if used:
             with _unless_busy(user.store, settings.write_wait_ms), user.store.transaction():
-                user.conn.execute(
-                    "UPDATE entries SET last_used_at = ? "
-                    f"WHERE user_id = ? AND id IN ({_marks(used)})",
-                    [now_iso(), user.user_id, *used],
-                )
+                user.entries.mark_used(used, now_iso())
     return Context(channel, query, fixed, retrieval, source)
 
 
@@ -281,49 +266,12 @@ def _unless_busy(store: Store, wait_ms: int) -> Iterator[None]:
     A context call's writes are bookkeeping (indexing new entries, last-used times); an import
     holding the write lock for a whole file must not make the agent's turn wait for it.
     """
-    store.conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
     try:
-        yield
+        with store.meta.waiting_at_most(wait_ms):
+            yield
     except sqlite3.OperationalError as exc:
         if "locked" not in str(exc) and "busy" not in str(exc):
             raise
-    finally:
-        store.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-
-
-def _eligible(user: UserStore, channel: Channel, moment: str) -> tuple[str, list[Any]]:
-    where = (
-        "user_id = ? AND status = 'active' AND merged_into IS NULL "
-        "AND (expires_at IS NULL OR expires_at > ?)"
-    )
-    if not channel.private:
-        where += " AND audience <> 'private'"
-    if not channel.roleplay:
-        where += " AND realm <> 'fictional'"
-    return where, [user.user_id, moment]
-
-
-def _prefixed(where: str) -> str:
-    for column in ("user_id", "status", "merged_into", "expires_at", "audience", "realm"):
-        where = re.sub(rf"\b(?<!\.){column}\b", f"e.{column}", where)
-    return where
-
-
-def _retrievable(prefix: str = "") -> str:
-    """Entries the retrieval block may use: its own layers, and fixed-layer entries whose layer
-    is too unsure for the fixed block (see `fixed.min_confidence` in data/context.toml)."""
-    return (
-        f"({prefix}layer IN ({_marks(RETRIEVAL_LAYERS)}) OR ({prefix}layer IN "
-        f"({_marks(FIXED_LAYERS)}) AND {prefix}confidence < ?))"
-    )
-
-
-def _retrievable_params(settings: Settings) -> list[Any]:
-    return [*RETRIEVAL_LAYERS, *FIXED_LAYERS, settings.fixed_min_confidence]
-
-
-def _marks(items: Any) -> str:
-    return ",".join("?" * len(items))
 
 
 def _recency(entry: dict[str, Any]) -> str:

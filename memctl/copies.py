@@ -69,12 +69,9 @@ class Seen:
     def _stored(self, sessions: set[str | None]) -> set[Key]:
         """Keys of the messages of these sessions that earlier imports kept a source for."""
         found: set[Key] = set()
-        for session in sessions - {None}:
-            rows = self.store.conn.execute(
-                "SELECT message_id, role, ts, raw_hash FROM sources "
-                "WHERE user_id = ? AND session_id = ?",
-                (self.store.user_id, session),
-            )
-            for message_id, role, ts, rhash in rows:
+        for session in sessions:
+            if session is None:
+                continue
+            for message_id, role, ts, rhash in self.store.sources.of_session(session):
                 found.add((session, message_id) if message_id else (session, role, ts, rhash))
         return found

@@ -13,15 +13,14 @@ from typing import Any
 import orjson
 
 from memctl.store import UserStore
+from memctl.store.fields import SOURCE_EXPORT
 
 EXPORT_VERSION = 1
-_SOURCE_KEYS = ("path", "line", "format", "session_id", "message_id", "role", "ts", "section",
-                "raw_hash", "merge_layer", "merge_score", "category")  # fmt: skip
 
 
 def memories(store: UserStore, statuses: Sequence[str] = ()) -> Iterator[dict[str, Any]]:
     for entry in store.entries(statuses):
-        entry["sources"] = [{k: s[k] for k in _SOURCE_KEYS} for s in store.sources(entry["id"])]
+        entry["sources"] = [{k: s[k] for k in SOURCE_EXPORT} for s in store.sources(entry["id"])]
         entry["supersedes"] = [
             {"old_id": s["old_id"], "reason": s["reason"]} for s in store.supersedes(entry["id"])
         ]

@@ -131,6 +131,13 @@ def build(memory: Memory, channel: str = "default") -> MCPServer[Any]:
         keep = ("id", "content", "layer", "realm", "audience", "reasons", "created_at")
         return [{k: row[k] for k in keep} for row in rows]
 
+    _add_resources(server, memory, channel)
+    return server
+
+
+def _add_resources(server: MCPServer[Any], memory: Memory, channel: str) -> None:
+    """The fixed block as resources: for the server's `channel`, and for any channel named."""
+
     @server.resource(
         "memctl://fixed",
         name="fixed-block",
@@ -149,8 +156,6 @@ def build(memory: Memory, channel: str = "default") -> MCPServer[Any]:
     )
     async def fixed_for(name: str) -> str:
         return _resource_errors(memory.fixed_block)(name)
-
-    return server
 
 
 def _resource_errors(fn: Callable[P, R]) -> Callable[P, R]:

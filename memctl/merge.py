@@ -15,22 +15,14 @@ from typing import Any
 from memctl import changes
 from memctl.dedupe import ALL_LAYERS, DedupeConfig, Engine, Item, Merge
 from memctl.store import UserStore
-
-LIVE = ("active", "pending_review")
+from memctl.store.entries import LIVE
 
 
 def engine_for(
     user: UserStore, config: DedupeConfig | None = None, layers: Collection[str] = ALL_LAYERS
 ) -> Engine:
     """An engine holding the user's stored entries (from their signatures, not their texts)."""
-    rows = user.conn.execute(
-        "SELECT s.entry_id, e.ts, s.signature, e.merged_into FROM dedupe_signatures s "
-        "JOIN entries e ON e.id = s.entry_id WHERE s.user_id = ? ORDER BY s.entry_id",
-        [user.user_id],
-    )
-    return Engine.load(
-        ((r[0], r[1], r[2], r[3]) for r in rows), lambda ids: _texts(user, ids), config, layers
-    )
+    return Engine.load(user.signatures.load(), lambda ids: _texts(user, ids), config, layers)
 
 
 def _texts(user: UserStore, ids: Sequence[int]) -> dict[int, str]:
@@ -45,10 +37,7 @@ def add(user: UserStore, engine: Engine, entries: Iterable[dict[str, Any]]) -> l
         return []
     merges = engine.add(items)
     apply(user, merges)
-    user.conn.executemany(
-        "INSERT OR REPLACE INTO dedupe_signatures (entry_id, user_id, signature) VALUES (?, ?, ?)",
-        [(i.id, user.user_id, engine.signature(i.id)) for i in items],
-    )
+    user.signatures.put((i.id, engine.signature(i.id)) for i in items)
     return merges
 
 
@@ -57,48 +46,28 @@ def link_new(
 ) -> None:
     """Record merges of entries that were written already merged (the import's fast path):
     their link to the survivor and a change each; and store every new entry's signature."""
-    user.conn.executemany(
-        "UPDATE entries SET merged_into = ? WHERE id = ? AND user_id = ?",
-        [(m.into, m.dup, user.user_id) for m in born_merged],
-    )
+    user.entries.link_merged((m.dup, m.into) for m in born_merged)
     changes.record_many(
         user,
         [(m.dup, f"merge:{m.layer}", {}, {"merged_into": m.into, "status": "archived"}, m.why)
          for m in born_merged],
     )  # fmt: skip
-    user.conn.executemany(
-        "INSERT OR REPLACE INTO dedupe_signatures (entry_id, user_id, signature) VALUES (?, ?, ?)",
-        [(i, user.user_id, engine.signature(i)) for i in ids],
-    )
+    user.signatures.put((i, engine.signature(i)) for i in ids)
 
 
 def apply(user: UserStore, merges: Sequence[Merge], who: str = "memctl") -> Counter[str]:
     """Write merges to the store (caller holds the transaction); returns merges per layer."""
     per_layer: Counter[str] = Counter()
-    conn, uid = user.conn, user.user_id
     for m in merges:
-        row = conn.execute(
-            "SELECT status, merged_into FROM entries WHERE id = ? AND user_id = ?", [m.dup, uid]
-        ).fetchone()
-        if row is None:
+        status = next(iter(user.entries.by_id("status", [m.dup])), None)
+        if status is None:
             continue
         values: dict[str, Any] = {"merged_into": m.into}
-        if row["status"] in LIVE:
+        if status[0] in LIVE:
             values["status"] = "archived"
         changes.update(user, m.dup, f"merge:{m.layer}", values, who=who, note=m.why)
-        conn.execute(
-            "UPDATE entries SET merged_into = ? WHERE merged_into = ? AND user_id = ?",
-            [m.into, m.dup, uid],
-        )
-        conn.execute(
-            "UPDATE sources SET merge_layer = ?, merge_score = ? "
-            "WHERE entry_id = ? AND user_id = ? AND merge_layer IN ('new', 'exact')",
-            [m.layer, round(m.score, 4), m.dup, uid],
-        )
-        conn.execute(
-            "UPDATE sources SET entry_id = ? WHERE entry_id = ? AND user_id = ?",
-            [m.into, m.dup, uid],
-        )
+        user.entries.follow_merge(m.dup, m.into)
+        user.sources.merge(m.dup, m.into, m.layer, round(m.score, 4))
         per_layer[m.layer] += 1
     return per_layer
 
@@ -116,24 +85,13 @@ def dedupe_user(
     dry_run: bool = False,
 ) -> dict[str, Any]:
     """`memctl dedupe`: every live entry of the user through a fresh engine; apply unless dry."""
-    entries = [
-        dict(r)
-        for r in user.conn.execute(
-            "SELECT id, content, ts, layer, status FROM entries WHERE user_id = ? "
-            f"AND merged_into IS NULL AND status IN {LIVE} ORDER BY id",
-            [user.user_id],
-        )
-    ]
+    entries = user.entries.live_unmerged()
     engine = Engine(config, layers)
     merges = engine.add([Item(e["id"], e["content"], e["ts"]) for e in entries])
     if not dry_run:
         with user.store.transaction():
             apply(user, merges)
-            user.conn.executemany(
-                "INSERT OR REPLACE INTO dedupe_signatures (entry_id, user_id, signature) "
-                "VALUES (?, ?, ?)",
-                [(e["id"], user.user_id, engine.signature(e["id"])) for e in entries],
-            )
+            user.signatures.put((e["id"], engine.signature(e["id"])) for e in entries)
     text = {e["id"]: e["content"] for e in entries}
     groups: dict[str, list[dict[str, Any]]] = {}
     for m in merges:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memctl import consolidate, importer
+from memctl import consolidate, importer, lock
 from memctl.errors import ConfigError
 from memctl.ingest.detect import FORMATS
 from memctl.settings import consolidate_settings, toml_repr, toml_type
@@ -102,7 +102,13 @@ def load(path: Path) -> Pipeline:
 
 
 def run(pipeline: Pipeline, store: Store, default_user: str) -> list[dict[str, Any]]:
-    """Run each step in order; stop at the first failure (it raises)."""
+    """Run each step in order, holding the consolidation lock throughout (Locked at once if
+    another process holds it); stop at the first failure (it raises)."""
+    with lock.exclusive(Path(store.path)):
+        return _run(pipeline, store, default_user)
+
+
+def _run(pipeline: Pipeline, store: Store, default_user: str) -> list[dict[str, Any]]:
     results = []
     for step in pipeline.steps:
         if step.kind == "import":

@@ -6,40 +6,16 @@ import os
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import orjson
-
 from memctl import lock
 from memctl.store import UserStore
 
 
 def status(user: UserStore, stale_hours: float, now: datetime | None = None) -> dict[str, Any]:
-    conn = user.conn
     moment = now or datetime.now(UTC)
-    runs = [
-        {**dict(r), "counts": orjson.loads(r["counts"]) if r["counts"] else {}}
-        for r in conn.execute(
-            "SELECT id, kind, started_at, finished_at, status, dry_run, counts, error FROM runs "
-            "ORDER BY id DESC LIMIT 5"
-        )
-    ]
-    imports = [
-        dict(r)
-        for r in conn.execute(
-            "SELECT id, started_at, finished_at, files, records, added, skipped, rejected "
-            "FROM import_runs WHERE user_id = ? ORDER BY id DESC LIMIT 5",
-            [user.user_id],
-        )
-    ]
-    counts: dict[str, dict[str, int]] = {}
-    for column in ("status", "layer", "realm", "audience"):
-        counts[column] = {
-            r[0]: r[1]
-            for r in conn.execute(
-                f"SELECT {column}, count(*) FROM entries WHERE user_id = ? "
-                f"GROUP BY {column} ORDER BY {column}",
-                [user.user_id],
-            )
-        }
+    runs = user.store.runs.recent(5)
+    imports = user.imports.recent(5)
+    counts = {column: user.entries.counts(column)
+              for column in ("status", "layer", "realm", "audience")}  # fmt: skip
     size = sum(
         os.path.getsize(p) for p in (user.store.path, f"{user.store.path}-wal") if os.path.exists(p)
     )
@@ -52,9 +28,7 @@ def status(user: UserStore, stale_hours: float, now: datetime | None = None) -> 
             f"run #{real[0]['id']} did not finish: its process is gone "
             "(the next run marks it failed)"
         )
-    last_ok = conn.execute(
-        "SELECT max(finished_at) FROM runs WHERE status = 'ok' AND dry_run = 0"
-    ).fetchone()[0]
+    last_ok = user.store.runs.last_ok_at()
     if last_ok is None:
         warnings.append("consolidation has never completed on this database")
     else:

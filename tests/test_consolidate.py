@@ -18,8 +18,8 @@ import pytest
 from conftest import Run
 from helpers_state import add
 
-from memctl import consolidate
-from memctl.errors import ConfigError
+from memctl import consolidate, lock, pipeline
+from memctl.errors import ConfigError, Locked
 from memctl.store import Store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs flock and SIGKILL")
@@ -116,6 +116,36 @@ def test_pipeline_run_while_locked_exits_75(
     result = run("run", spec)
     assert result.exit_code == 75
     assert result.stderr.count("\n") == 1 and "holds" in result.stderr
+
+
+def test_the_core_takes_the_lock_itself_not_only_the_cli(
+    store: Store, db_path: Path, holder: subprocess.Popen[str], tmp_path: Path
+) -> None:
+    # Called as the API would, with no CLI around it: another process's lock still stops it.
+    add(store, "过期的提醒", expires_at=ago(1, datetime.now(UTC)))
+    with pytest.raises(Locked, match="another memctl run holds"):
+        consolidate.consolidate(store)
+    spec = tmp_path / "p.toml"
+    spec.write_text('[[steps]]\nrun = "consolidate"\n')
+    with pytest.raises(Locked):
+        pipeline.run(pipeline.load(spec), store, "default")
+    assert runs(db_path) == []
+    assert store.conn.execute("SELECT status FROM entries").fetchall()[0][0] == "active"
+
+
+def test_a_pipeline_holds_the_lock_for_its_consolidation(
+    store: Store, db_path: Path, tmp_path: Path
+) -> None:
+    spec = tmp_path / "p.toml"
+    spec.write_text('name = "p"\n[[steps]]\nrun = "consolidate"\nsteps = ["expire"]\n')
+    (result,) = pipeline.run(pipeline.load(spec), store, "default")
+    assert result["status"] == "ok"
+    assert [(r["kind"], r["status"]) for r in runs(db_path)] == [("pipeline:p", "ok")]
+    # Held by a thread, the lock is held for what that thread runs inside it, and only then.
+    with lock.exclusive(db_path), lock.exclusive(db_path):
+        assert lock.holder(db_path) == os.getpid()
+    with lock.exclusive(db_path):
+        pass
 
 
 def test_lock_is_released_when_the_holder_is_killed(

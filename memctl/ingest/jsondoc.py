@@ -15,12 +15,7 @@ import orjson
 from memctl.ingest.textio import iso_time, read_document
 from memctl.ingest.transcripts import INJECTED, Context, _message, _str, records_from_item
 from memctl.models import MEMORY, Record, Rejection
-
-EXPORT_FIELDS = (
-    "realm", "layer", "status", "audience", "importance", "emotional_weight", "expires_at",
-    "confidence", "ts", "created_at", "updated_at", "last_used_at", "decayed_at",
-    "review_reasons", "fact_key", "fact_value", "fact_certain",
-)  # fmt: skip
+from memctl.store.fields import EXPORT_FIELDS
 
 
 class UnknownFormat(Exception):
