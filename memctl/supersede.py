@@ -35,7 +35,6 @@ from memctl.classify.facts import extract
 from memctl.store import UserStore, now_iso
 
 LIVE = ("active", "pending_review")
-_COLUMNS = "id, fact_key, fact_value, fact_certain, ts, created_at, status"
 # Reasons this module adds to a pending entry; re-classifying keeps them.
 _CONFLICT = "conflict: "
 _REASON_PREFIXES = ("uncertain change of ", "replaces ", _CONFLICT)
@@ -90,7 +89,7 @@ def resolve(
             continue
         if key not in chains:
             # One value in force under the key: no entry of it has a rival, nothing to load.
-            one = len(_values(user, key, LIVE)) < 2
+            one = len(user.facts.values(key, LIVE)) < 2
             chains[key] = None if one else _Chain.load(user, key)
         chain = chains[key]
         if chain is None:
@@ -155,12 +154,7 @@ class _Chain:
 
     @classmethod
     def load(cls, user: UserStore, key: str) -> _Chain:
-        rows = user.conn.execute(
-            f"SELECT {_COLUMNS}, merged_into, review_reasons FROM entries "
-            "WHERE user_id = ? AND fact_key = ? AND status IN (?, ?)",
-            [user.user_id, key, *LIVE],
-        )
-        return cls(user, key, [_entry(row) for row in rows])
+        return cls(user, key, [_entry(row) for row in user.facts.live(key)])
 
     def _next(self, n: int) -> int:
         skip = self.skip
@@ -186,36 +180,24 @@ class _Chain:
 
     def _old_ids(self, new_id: int) -> list[int]:
         if new_id not in self.olds:
-            self.olds[new_id] = [] if self.whole else self._read_olds("AND s.new_id = ?", new_id)
+            self.olds[new_id] = [] if self.whole else self._read_olds(new_id)
         return self.olds[new_id]
 
-    def _read_olds(self, where: str, *params: Any) -> list[int]:
-        """Read links below entries of this key (`where` picks which); returns the old ids."""
-        rows = self.user.conn.execute(
-            f"SELECT s.new_id, {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))}, "
-            "e.merged_into, e.review_reasons "
-            # One entry's links: from its links (CROSS JOIN keeps that order), not from every
-            # entry of the key, which made each step down a long chain read all of it.
-            f"FROM supersedes s {'CROSS ' if where else ''}JOIN entries e "
-            "ON e.id = s.old_id AND e.user_id = s.user_id "
-            f"WHERE s.user_id = ? AND e.fact_key = ? AND e.status = 'superseded' {where} "
-            "ORDER BY e.id",
-            [self.user.user_id, self.key, *params],
-        )
+    def _read_olds(self, new_id: int | None = None) -> list[int]:
+        """Read links below entries of this key (all, or `new_id`'s); returns the old ids."""
         found = []
-        for row in rows:
-            entry = dict(row)
-            new_id = entry.pop("new_id")
+        for entry in self.user.links.below(self.key, new_id):
+            above = entry.pop("new_id")
             old = self.entries.setdefault(entry["id"], _entry(entry))
             found.append(old["id"])
             if self.whole:
-                self.olds.setdefault(new_id, []).append(old["id"])
+                self.olds.setdefault(above, []).append(old["id"])
         return found
 
     def _read_whole(self) -> None:
         """Every link of the key in one query, once a walk down the chain goes deep."""
         self.whole, self.olds = True, {}
-        self._read_olds("")
+        self._read_olds()
 
     def olds_of(self, entry: Entry) -> list[Entry]:
         """What `entry` supersedes in this chain, in id order (as `_olds` reads them)."""
@@ -263,7 +245,7 @@ def restate(user: UserStore, stated: dict[int, list[str]], who: str = "memctl") 
     came back."""
     revived = 0
     for entry_id in sorted(_stating_facts(user, list(stated))):
-        entry = _get(user, entry_id)
+        entry = user.facts.get(entry_id)
         if entry is None or entry["status"] not in (*LIVE, "superseded"):
             continue
         ts = max(stated[entry_id], key=lambda t: _when({"ts": t, "id": entry_id}))
@@ -286,7 +268,7 @@ def unrestate(user: UserStore, entry_id: int, who: str | None = None) -> None:
     """After a restatement was undone (the entry is superseded again, with its old time): what
     it had superseded comes back, and the newest value supersedes it again, with a link."""
     release(user, entry_id, who)
-    entry = _get(user, entry_id)
+    entry = user.facts.get(entry_id)
     if entry is None or not entry["fact_key"]:
         return
     newer = [r for r in _current_rivals(user, entry) if _when(r) > _when(entry)]
@@ -302,17 +284,9 @@ def release(user: UserStore, entry_id: int, who: str | None = None) -> list[int]
     still supersedes it. Its links to them go: `supersedes` describes the chain as it stands,
     and the change log keeps what happened.
     """
-    olds = user.conn.execute(
-        "SELECT e.id FROM supersedes s JOIN entries e ON e.id = s.old_id AND e.user_id = s.user_id "
-        "WHERE s.user_id = ? AND s.new_id = ? AND e.status = 'superseded' ORDER BY e.id",
-        [user.user_id, entry_id],
-    ).fetchall()
     reinstated = []
-    for (old_id,) in olds:
-        user.conn.execute(
-            "DELETE FROM supersedes WHERE user_id = ? AND new_id = ? AND old_id = ?",
-            [user.user_id, entry_id, old_id],
-        )
+    for old_id in user.links.superseded_olds(entry_id):
+        user.links.remove(entry_id, old_id)
         if user.superseded_by(old_id):
             continue
         status = _status_before_supersede(user, old_id)
@@ -355,13 +329,8 @@ def _end_conflicts(user: UserStore, entry_id: int, who: str) -> None:
     """`entry_id` is out (rejected, deleted): the values waiting in a conflict with it lose
     that reason, and one with no other reason to wait is active again (then checked anew)."""
     mark = f"(#{entry_id})"
-    rows = user.conn.execute(
-        "SELECT id, review_reasons FROM entries WHERE user_id = ? AND status = 'pending_review' "
-        "AND id <> ? AND instr(review_reasons, ?) > 0 ORDER BY id",
-        [user.user_id, entry_id, mark],
-    ).fetchall()
     freed = []
-    for other_id, raw in rows:
+    for other_id, raw in user.facts.pending_naming(mark, entry_id):
         reasons = orjson.loads(raw)
         kept = [r for r in reasons if not (r.startswith(_CONFLICT) and mark in r)]
         if kept == reasons:
@@ -377,9 +346,7 @@ def _end_conflicts(user: UserStore, entry_id: int, who: str) -> None:
 
 def unlink(user: UserStore, old_id: int) -> None:
     """Forget what superseded `old_id` (a person undid that supersede)."""
-    user.conn.execute(
-        "DELETE FROM supersedes WHERE user_id = ? AND old_id = ?", [user.user_id, old_id]
-    )
+    user.links.remove_to(old_id)
 
 
 def _stating_facts(user: UserStore, ids: list[int]) -> set[int]:
@@ -388,50 +355,16 @@ def _stating_facts(user: UserStore, ids: list[int]) -> set[int]:
     return {r[0] for r in user.entries_by_id("id", ids, "AND fact_key IS NOT NULL")}
 
 
-def _get(user: UserStore, entry_id: int) -> Entry | None:
-    row = user.conn.execute(
-        f"SELECT {_COLUMNS} FROM entries WHERE id = ? AND user_id = ?", [entry_id, user.user_id]
-    ).fetchone()
-    return dict(row) if row else None
-
-
-def _rivals(user: UserStore, entry: Entry) -> list[Entry]:
-    rows = user.conn.execute(
-        f"SELECT {_COLUMNS} FROM entries WHERE user_id = ? AND fact_key = ? AND id <> ? "
-        "AND fact_value IS NOT ? AND status IN (?, ?) AND merged_into IS NULL ORDER BY id",
-        [user.user_id, entry["fact_key"], entry["id"], entry["fact_value"], *LIVE],
-    )
-    return [dict(r) for r in rows]
-
-
 def _current_rivals(user: UserStore, entry: Entry) -> list[Entry]:
     """The other values in force: active ones (a pending change is not, until approved)."""
-    if _values(user, entry["fact_key"], ("active",)) <= {entry["fact_value"]}:
+    if user.facts.values(entry["fact_key"], ("active",)) <= {entry["fact_value"]}:
         return []  # read from the index alone: the usual case, one value restated
-    return [r for r in _rivals(user, entry) if r["status"] == "active"]
-
-
-def _values(user: UserStore, key: str, statuses: tuple[str, ...]) -> set[str]:
-    """The distinct values of `key` among entries in `statuses` (merged-away ones included:
-    a superset of the rivals', enough to tell there are none)."""
-    rows = user.conn.execute(
-        "SELECT DISTINCT fact_value FROM entries WHERE user_id = ? AND fact_key = ? "
-        f"AND status IN ({', '.join('?' * len(statuses))})",
-        [user.user_id, key, *statuses],
-    )
-    return {r[0] for r in rows}
+    return [r for r in user.facts.rivals(entry) if r["status"] == "active"]
 
 
 def _olds(user: UserStore, entry: Entry) -> list[Entry]:
     """The entries `entry` supersedes in its own chain (same fact key, still superseded)."""
-    rows = user.conn.execute(
-        f"SELECT {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))} "
-        "FROM supersedes s JOIN entries e ON e.id = s.old_id AND e.user_id = s.user_id "
-        "WHERE s.user_id = ? AND s.new_id = ? AND e.fact_key = ? AND e.status = 'superseded' "
-        "ORDER BY e.id",
-        [user.user_id, entry["id"], entry["fact_key"]],
-    )
-    return [dict(r) for r in rows]
+    return user.links.olds_in_key(entry["id"], entry["fact_key"])
 
 
 def _may_replace(newer: Entry, older: Entry) -> bool:
@@ -464,21 +397,14 @@ def _supersede(
     olds = chain.olds_of(newer) if chain is not None else _olds(user, newer)
     for old in olds:
         if _when(old) < _when(older) and old["fact_value"] != older["fact_value"]:
-            user.conn.execute(
-                "UPDATE OR REPLACE supersedes SET new_id = ?, reason = ?, created_at = ? "
-                "WHERE user_id = ? AND new_id = ? AND old_id = ?",
-                [older["id"], _reason(old, older), older["ts"] or now_iso(),
-                 user.user_id, newer["id"], old["id"]],
-            )  # fmt: skip
+            at = older["ts"] or now_iso()
+            user.links.move(newer["id"], old["id"], older["id"], _reason(old, older), at)
             if chain is not None:
                 chain.unlink(newer["id"], old["id"])
                 chain.link(older["id"], old["id"])
     reason = _reason(older, newer) + (_DECIDED if decided else "")
     # A link the other way is stale (an undone restatement, undone again): no cycles.
-    user.conn.execute(
-        "DELETE FROM supersedes WHERE user_id = ? AND new_id = ? AND old_id = ?",
-        [user.user_id, older["id"], newer["id"]],
-    )
+    user.links.remove(older["id"], newer["id"])
     user.add_supersede(newer["id"], older["id"], reason, newer["ts"])
     if chain is not None:
         chain.unlink(older["id"], newer["id"])
@@ -510,11 +436,7 @@ def _hold(user: UserStore, newer: Entry, older: Entry, who: str) -> bool:
             f"uncertain change of {predicate}: "
             f"'{older['fact_value']}' (#{older['id']}) → '{newer['fact_value']}'"
         )
-    row = user.conn.execute(
-        "SELECT review_reasons FROM entries WHERE id = ? AND user_id = ?",
-        [newer["id"], user.user_id],
-    ).fetchone()
-    reasons = orjson.loads(row[0]) if row and row[0] else []
+    reasons = orjson.loads(user.facts.reasons(newer["id"]) or "[]")
     if reason in reasons:
         return False
     values = {"review_reasons": orjson.dumps([*reasons, reason]).decode()}
@@ -524,12 +446,7 @@ def _hold(user: UserStore, newer: Entry, older: Entry, who: str) -> bool:
 
 
 def _status_before_supersede(user: UserStore, entry_id: int) -> str:
-    row = user.conn.execute(
-        "SELECT before FROM changes WHERE user_id = ? AND entry_id = ? AND action = 'supersede' "
-        "ORDER BY id DESC LIMIT 1",
-        [user.user_id, entry_id],
-    ).fetchone()
-    status = orjson.loads(row[0]).get("status") if row and row[0] else None
+    status = user.log.last_before(entry_id, "supersede").get("status")
     return status if status in LIVE else "active"
 
 

@@ -21,6 +21,7 @@ from memctl.ingest.restraint import judge
 from memctl.models import AUDIENCES, LAYERS, MEMORY, MESSAGE, REALMS, STATUSES, Record, Rejection
 from memctl.normalise import hash_canonical, normalise, raw_hash
 from memctl.parallel import Shared
+from memctl.store.fields import RESTORABLE
 
 MAX_RECORD_CHARS = 20_000
 PARALLEL_MIN = 4000  # records (or new entries) in one file before a worker shares the work
@@ -28,13 +29,6 @@ PARALLEL_MIN = 4000  # records (or new entries) in one file before a worker shar
 OWN_CONTEXT = "memctl injected context"
 EMPTY = "empty"
 NOT_MEMORY = frozenset((*noise.REASONS, EMPTY_LABEL))
-
-# Entry fields a memctl export restores as they were.
-RESTORABLE = {
-    "realm", "layer", "status", "audience", "importance", "emotional_weight", "expires_at",
-    "confidence", "ts", "created_at", "updated_at", "last_used_at", "decayed_at",
-    "review_reasons", "fact_key", "fact_value", "fact_certain",
-}  # fmt: skip
 
 
 class Accepted(NamedTuple):

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from memctl import supersede
 from memctl.classify import classify, file_realm
 from memctl.importer import accept
@@ -17,6 +15,7 @@ from memctl.importer.accept import Accepted
 from memctl.ingest import frontmatter
 from memctl.parallel import Shared
 from memctl.store import UserStore
+from memctl.store.fields import classified_row
 
 # Not an entry column: whether the classifier found a realm cue on the line (for settle_realms).
 REALM_CUED = "realm_cued"
@@ -41,13 +40,7 @@ def classified(job: Job) -> dict[str, Any]:
     c = classify(content, ts=ts, section=section, path=path, category=category)
     # What the file says its records are (front matter) bounds the classifier's layer.
     layer = frontmatter.apply_hint(c.layer, layer_hint)
-    fields: dict[str, Any] = {
-        "realm": c.realm, "layer": layer, "audience": c.audience, "importance": c.importance,
-        "emotional_weight": c.emotional_weight, "confidence": c.confidence,
-        "expires_at": c.expires_at, "status": c.status,
-        "review_reasons": orjson.dumps(list(c.reasons)).decode() if c.reasons else None,
-        REALM_CUED: c.realm_cued,
-    }  # fmt: skip
+    fields = {**classified_row(c, layer=layer), REALM_CUED: c.realm_cued}
     # Facts shape supersede chains only where they are about the real user (same rule as
     # re-classify and edit use).
     fields.update(supersede.fact_fields(content, c.realm))
@@ -60,12 +53,10 @@ def settle_realms(store: UserStore, lines: list[tuple[int, str, str, bool]]) -> 
     realm = file_realm((r, cued) for _, _, r, cued in lines)
     if realm is None:
         return
-    store.conn.executemany(
-        "UPDATE entries SET realm = :realm, fact_key = :fact_key, fact_value = :fact_value, "
-        "fact_certain = :fact_certain WHERE user_id = :user AND id = :id",
+    store.entries.amend_new(
         [
-            {"id": i, "user": store.user_id, "realm": realm, **supersede.fact_fields(text, realm)}
+            {"id": i, "realm": realm, **supersede.fact_fields(text, realm)}
             for i, text, was, cued in lines
             if not cued and was != realm
-        ],
+        ]
     )

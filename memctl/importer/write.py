@@ -9,7 +9,7 @@ at entries not written yet: keys are checked at commit.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 
@@ -17,41 +17,19 @@ from memctl import merge
 from memctl.classify import injection
 from memctl.dedupe import Engine, Merge
 from memctl.importer import classify
-from memctl.importer.accept import RESTORABLE, Accepted
+from memctl.importer.accept import Accepted
 from memctl.importer.batch import Batch
 from memctl.importer.dedupe import EXACT_DUPLICATE
 from memctl.models import Record
 from memctl.parallel import Shared
-from memctl.store import SOURCE_COLUMNS, UserStore
-
-
-class SourceRow(NamedTuple):
-    """One `sources` row, in SOURCE_COLUMNS order (a tuple keeps executemany fast)."""
-
-    entry_id: int
-    path: str
-    line: int
-    format: str
-    session_id: str | None
-    message_id: str | None
-    role: str | None
-    ts: str | None
-    section: str | None
-    raw_hash: str
-    run_id: int | None
-    merge_layer: str
-    merge_score: float | None
-    created_at: str
-    category: str | None
-
-
-assert SourceRow._fields == SOURCE_COLUMNS
+from memctl.store import UserStore
+from memctl.store.fields import RESTORABLE, SOURCE_TEXT, SourceRow
 
 
 def unclassified(store: UserStore, batch: Batch, engine: Engine, ids: list[int]) -> None:
     """Entries that need no classifier (restored exports, copies merged at birth), the merge
     links of the latter, and the signatures of every new entry the engine took (`ids`)."""
-    store.conn.execute("PRAGMA defer_foreign_keys = ON")
+    store.store.meta.defer_foreign_keys()
     store.add_entries(
         entry_row(a, batch.planned[h], batch.born_merged.get(batch.planned[h]))
         for h, a in batch.new.items()
@@ -164,7 +142,7 @@ def _restored_sources(
         score = src.get("merge_score")
         # Text fields are restored only when they are strings (a hand-edited export must not
         # fail the file's transaction on a binding error).
-        text = {k: v if isinstance(v := src.get(k), str) else None for k in _SOURCE_TEXT}
+        text = {k: v if isinstance(v := src.get(k), str) else None for k in SOURCE_TEXT}
         yield SourceRow(
             entry_id, src["path"], line, text["format"] or "unknown",
             text["session_id"], text["message_id"], text["role"], text["ts"],
@@ -172,10 +150,6 @@ def _restored_sources(
             text["merge_layer"] or "restored", score if type(score) in (int, float) else None,
             now, text["category"],
         )  # fmt: skip
-
-
-_SOURCE_TEXT = ("format", "session_id", "message_id", "role", "ts", "section", "raw_hash",
-                "merge_layer", "category")  # fmt: skip
 
 
 def _restore_supersedes(store: UserStore, fresh: list[Accepted], ids: dict[Any, int]) -> None:

@@ -28,6 +28,7 @@ from memctl.errors import NoUser, StoreError, UsageError
 from memctl.models import Rejection
 from memctl.store.changelog import ChangeLog
 from memctl.store.entries import AllEntries, Entries
+from memctl.store.facts import Facts
 from memctl.store.fields import SOURCE_COLUMNS
 from memctl.store.links import Links
 from memctl.store.meta import BUSY_TIMEOUT_S, Meta
@@ -178,6 +179,7 @@ class UserStore:
         self.entries = Entries(self.conn, user_id, self.log)
         self.sources = Sources(self.conn, user_id)
         self.links = Links(self.conn, user_id)
+        self.facts = Facts(self.conn, user_id)
         self.signatures = Signatures(self.conn, user_id)
         self.imports = ImportRuns(self.conn, user_id)
 

@@ -96,3 +96,12 @@ class ChangeLog:
                 [self.user_id, action, *chunk],
             ))  # fmt: skip
         return found
+
+    def last_before(self, entry_id: int, action: str) -> dict[str, Any]:
+        """What the entry's latest change of `action` found before it ({} if none)."""
+        row = self.conn.execute(
+            "SELECT before FROM changes WHERE user_id = ? AND entry_id = ? AND action = ? "
+            "ORDER BY id DESC LIMIT 1",
+            [self.user_id, entry_id, action],
+        ).fetchone()
+        return orjson.loads(row[0]) if row and row[0] else {}

@@ -281,6 +281,19 @@ class Entries:
             )
         return len(updates)
 
+    def amend_new(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Set fields of entries this transaction wrote, before anything used them (so no
+        change to log): each row an `id` and the same other fields."""
+        if not rows:
+            return
+        fields = [k for k in rows[0] if k != "id"]
+        _check_editable(fields)
+        self.conn.executemany(
+            f"UPDATE entries SET {', '.join(f'{k} = :{k}' for k in fields)} "
+            "WHERE user_id = :user_id AND id = :id",
+            [{**row, "user_id": self.user_id} for row in rows],
+        )
+
     def link_merged(self, pairs: Iterable[tuple[int, int]]) -> None:
         """Point each (dup, into) pair's dup at its survivor: entries written already merged
         (their status archived at birth, their change logged by the caller)."""

@@ -8,7 +8,7 @@ entry's fields are taken from a classification (import and re-classify).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
@@ -43,11 +43,29 @@ HAND_EDITABLE: dict[str, Sequence[str] | type] = {
 # The fact an entry states: derived from its text, never chosen by a person.
 FACT_FIELDS = frozenset({"fact_key", "fact_value", "fact_certain"})
 
-# A source row's columns after user_id, in the order the store's insert binds them.
-SOURCE_COLUMNS = (
-    "entry_id", "path", "line", "format", "session_id", "message_id", "role", "ts", "section",
-    "raw_hash", "run_id", "merge_layer", "merge_score", "created_at", "category",
-)  # fmt: skip
+
+class SourceRow(NamedTuple):
+    """A `sources` row after user_id, in the order the store's insert binds it (a tuple
+    keeps executemany fast)."""
+
+    entry_id: int
+    path: str
+    line: int
+    format: str
+    session_id: str | None
+    message_id: str | None
+    role: str | None
+    ts: str | None
+    section: str | None
+    raw_hash: str
+    run_id: int | None
+    merge_layer: str
+    merge_score: float | None
+    created_at: str
+    category: str | None
+
+
+SOURCE_COLUMNS: tuple[str, ...] = SourceRow._fields
 # What `show` and review list of a source (its entry is known from the context).
 SOURCE_FIELDS = SOURCE_COLUMNS[1:]
 # What an export keeps of a source: not the run or the time of this database's import.

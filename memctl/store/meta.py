@@ -21,6 +21,11 @@ class Meta:
         self.conn.execute("PRAGMA analysis_limit = 1000")
         self.conn.execute("PRAGMA optimize")
 
+    def defer_foreign_keys(self) -> None:
+        """Check foreign keys at commit, not per row, until the transaction ends (an import
+        writes sources before some of the entries they point at)."""
+        self.conn.execute("PRAGMA defer_foreign_keys = ON")
+
     def checkpoint(self) -> None:
         """Copy the WAL into the database file and truncate it."""
         self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
