@@ -7,7 +7,7 @@ from typing import Any
 import orjson
 import pytest
 from conftest import Run
-from helpers_state import add
+from helpers import add
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -25,7 +25,7 @@ import orjson
 import pytest
 from conftest import Run
 from corpus import EN_WORDS, ZH_WORDS
-from helpers_state import check_report, integrity
+from helpers import check_report, integrity
 
 CLI_TIMEOUT_S = 120
 MIB = 1024 * 1024

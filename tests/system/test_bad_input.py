@@ -17,7 +17,7 @@ import pytest
 from memctl import importer
 from memctl.store import Store, UserStore
 
-BAD = Path(__file__).parent.parent / "fixtures" / "bad"
+BAD = Path(__file__).parents[2] / "fixtures" / "bad"
 CLI_TIMEOUT_S = 120  # generous: only there so a hang fails the test instead of the whole run
 
 

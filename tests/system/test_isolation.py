@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 import pytest
 from conftest import WIDE, Run
-from helpers_state import db_state, state_diff
+from helpers import db_state, state_diff
 from typer.testing import CliRunner, Result
 
 from memctl import cli

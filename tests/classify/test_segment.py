@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from memctl.classify import facts, injection, rules, segment
 from memctl.classify.gate import Index, gated, grams, requirement
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "classify"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "classify"
 TEXTS = [
     json.loads(line)["text"]
     for name in ("labelled.jsonl", "heldout.jsonl")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "bench"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
 from recall import BruteEngine, compare  # noqa: E402
 from shapes import SHAPES, SamplesMissing, generate  # noqa: E402
 
