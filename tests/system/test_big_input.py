@@ -1,19 +1,17 @@
-"""Hostile input beyond tests/test_bad_input.py: sizes measured on the real process, shapes
-that are valid JSON yet absurd, and SQL-looking user names and text through every command.
+"""Big input measured on the real process: a line too long to hold, a file too long to read at
+once, each imported in bounded memory with every record accounted for.
 
 - A 50 MB single line, made at test time, in Markdown and in JSONL: rejected with its size,
   the lines around it kept, and the child's peak allocations (tracemalloc) no higher than
   importing a two-line file, give or take a few MiB: the line was never held whole.
 - Markdown with 100k bullets: imported, every record accounted for and traced to its line.
-- JSON nested deeply *inside* otherwise good items (a message's content, an export's sources):
-  the item is skipped or kept, its neighbours are kept, nothing raises.
-- SQL- and FTS-looking user names and text: every command, every filter; stored verbatim,
-  tenants kept apart, the schema intact.
+
+Deep JSON inside good items is in test_bad_input.py; SQL-looking names and text in
+test_sql_injection.py.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import subprocess
@@ -23,9 +21,8 @@ from typing import Any
 
 import orjson
 import pytest
-from conftest import Run
 from corpus import EN_WORDS, ZH_WORDS
-from helpers import check_report, integrity
+from helpers import check_report
 
 CLI_TIMEOUT_S = 120
 MIB = 1024 * 1024
@@ -224,216 +221,3 @@ def test_100k_bullets_are_imported_and_every_one_accounted_for(tmp_path: Path) -
         0,
         {"already imported": len(kinds["text"]), "empty": len(kinds["punctuation"])},
     )
-
-
-# -- deep JSON inside good items -----------------------------------------------------------
-
-DEPTH = 1000  # under orjson's own limit (1024), so the parse succeeds and the readers walk it
-
-
-def _deep(leaf: str = "", depth: int = DEPTH) -> str:
-    return "[" * depth + leaf + "]" * depth
-
-
-def test_100k_deep_json_inside_a_good_item(tmp_path: Path, run: Run) -> None:
-    """Past the parser's depth limit: a .jsonl loses that line only; a .json document is one
-    parse, so it is rejected whole, with the reason (test_bad_input has bare brackets)."""
-    deep = _deep("1", 100_000)
-    chat = tmp_path / "chat.jsonl"
-    chat.write_text(
-        '{"role": "user", "content": "remember: I like oat milk"}\n'
-        '{"role": "user", "content": "remember: buried", "meta": ' + deep + "}\n"
-        '{"role": "user", "content": "remember: the last line"}\n'
-    )
-    doc = tmp_path / "backup.json"
-    doc.write_text(
-        '{"version": 1, "exportedAt": 0, "user": "u", "memories": [{"id": 1, "content": '
-        '"kept memory"}, {"id": 2, "content": "deep", "supersedes": ' + deep + "}]}"
-    )
-    result = run("import", chat, doc, "--json")
-    assert result.exit_code == 0, result.output
-    report = orjson.loads(result.stdout)
-    reason = "invalid JSON: depth limit exceeded"
-    assert report["rejected"] == [
-        {"path": str(chat), "line": 2, "reason": reason},
-        {"path": str(doc), "line": 1, "reason": reason},
-    ]
-    contents = [e["content"] for e in orjson.loads(run("list", "--json").stdout)]
-    assert contents == ["I like oat milk", "the last line"]
-
-
-def test_deep_json_inside_a_message_skips_only_that_message(tmp_path: Path, run: Run) -> None:
-    path = tmp_path / "chat.jsonl"
-    lines = [
-        '{"role": "user", "content": "remember: I like oat milk"}',
-        '{"role": "user", "content": ' + _deep('"remember: buried"') + "}",
-        '{"role": "user", "content": "remember: my bike is red", "meta": ' + _deep() + "}",
-        '{"role": "user", "content": [{"type": "text", "text": ' + _deep('"x"') + "}]}",
-        '{"role": "user", "content": "remember: the last line"}',
-    ]
-    path.write_text("\n".join(lines) + "\n")
-    result = run("import", path, "--json")
-    assert result.exit_code == 0, result.output
-    report = orjson.loads(result.stdout)
-    assert (report["records"], report["added"], report["rejected"]) == (5, 3, [])
-    assert report["skipped_by_reason"] == {"no text content": 2}
-    contents = [e["content"] for e in orjson.loads(run("list", "--json").stdout)]
-    assert contents == ["I like oat milk", "my bike is red", "the last line"]
-
-
-def test_a_bare_list_with_one_deep_item_is_reported_not_guessed(tmp_path: Path, run: Run) -> None:
-    """Without the `memories` key, only a list whose every item has text content is read as
-    memories; otherwise the whole file is reported (not silently half read)."""
-    path = tmp_path / "list.json"
-    path.write_text('[{"content": "plain memory"}, {"content": ' + _deep('"deep"') + "}]")
-    report = orjson.loads(run("import", path, "--json").stdout)
-    assert report["unsupported"] == [
-        {"path": str(path), "reason": "JSON array of objects with no memories or messages"}
-    ]
-
-
-@pytest.mark.parametrize(
-    ("doc", "kept"),
-    [
-        (
-            '{"messages": [{"role": "user", "content": "remember: in a session"}, '
-            '{"role": "user", "content": ' + _deep('"remember: buried"') + "}]}",
-            ["in a session"],
-        ),
-        (
-            '{"version": 1, "exportedAt": 0, "user": "u", "memories": [{"id": 1, "content": '
-            '"kept memory", "sources": ' + _deep() + ', "supersedes": ' + _deep("1") + "}, "
-            '{"id": 2, "content": "next memory", "supersedes": [' + _deep("1") + "]}]}",
-            ["kept memory", "next memory"],
-        ),
-        (
-            '{"version": 1, "memories": [{"content": "plain memory"}, {"content": '
-            + _deep('"deep"')
-            + "}]}",
-            ["plain memory"],
-        ),
-    ],
-    ids=["session", "memctl-export", "memories"],
-)
-def test_deep_json_inside_a_document_keeps_the_rest(
-    tmp_path: Path, run: Run, doc: str, kept: list[str]
-) -> None:
-    path = tmp_path / "doc.json"
-    path.write_text(doc)
-    result = run("import", path, "--json")
-    assert result.exit_code == 0, result.output
-    report = orjson.loads(result.stdout)
-    assert report["added"] == len(kept)
-    assert [e["content"] for e in orjson.loads(run("list", "--json").stdout)] == kept
-
-
-# -- SQL-looking names and text through every command --------------------------------------
-
-SQL_USERS = ["'; DROP TABLE entries; --", "' OR '1'='1", "%", "_", 'x" OR 1=1 --', "u; PRAGMA"]
-SQL_TEXT = [
-    "'; DROP TABLE entries; --",
-    "Robert'); DROP TABLE sources;--",
-    "x' OR '1'='1",
-    "100% sure_thing",
-    '"quoted" AND NOT OR NEAR(a b) *',
-    "SELECT * FROM entries WHERE 1=1; --",
-    "我住在 '; DELETE FROM supersedes; --",
-]
-QUERIES = [*SQL_TEXT, '"', "*", "NEAR(a b)", "AND OR NOT", "^", "content:foo", "(", "%", "_"]
-
-
-def _tables(db: Path) -> list[str]:
-    conn = sqlite3.connect(db)
-    try:
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite%'")
-        return sorted(r[0] for r in rows)  # sqlite_stat1 comes with the first consolidation
-    finally:
-        conn.close()
-
-
-@pytest.mark.slow
-def test_sql_looking_users_and_text_through_every_command(
-    run: Run, db_path: Path, tmp_path: Path
-) -> None:
-    root = tmp_path / "in"
-    (root / "a_%").mkdir(parents=True)
-    (root / "abc").mkdir()
-    (root / "a_%" / "MEMORY.md").write_text("".join(f"- {t}\n" for t in SQL_TEXT))
-    (root / "abc" / "MEMORY.md").write_text("- not under the percent folder\n")
-    chat = root / "a_%" / "chat.jsonl"
-    chat.write_text(
-        "".join(
-            json.dumps({"role": "user", "content": f"remember: {t}"}, ensure_ascii=False) + "\n"
-            for t in SQL_TEXT
-        )
-    )
-    pipeline = tmp_path / "p.toml"
-    pipeline.write_text('[[steps]]\nrun = "consolidate"\n')
-    assert run("import", root / "abc", "--user", "bystander").exit_code == 0
-    schema = _tables(db_path)
-
-    for user in SQL_USERS:
-        result = run("import", root, "--user", user, "--json")
-        assert result.exit_code == 0, result.output
-        assert orjson.loads(result.stdout)["added"] == len(SQL_TEXT) + 1
-        entries = orjson.loads(run("list", "--json", "--user", user).stdout)
-        ids = {e["content"]: e["id"] for e in entries}
-        assert set(SQL_TEXT) <= set(ids)  # verbatim
-        some = ids[SQL_TEXT[0]]
-        commands: list[list[Any]] = [
-            ["list"],
-            ["list", "--nl"],
-            ["list", "--status", "active", "--layer", "profile"],
-            ["list", "--realm", "real", "--audience", "public", "--limit", "2"],
-            ["show", some],
-            ["show", some, "--json"],
-            ["history", some, "--json"],
-            ["export"],
-            ["review", "pending", "--json"],
-            ["status", "--json"],
-            ["dedupe", "--dry-run", "--json"],
-            ["dedupe"],
-            ["classify", "--dry-run"],
-            ["classify"],
-            ["edit", some, "--content", f"{SQL_TEXT[1]} (edited)"],
-            ["edit", some, "--importance", "0.3", "--audience", "private"],
-            ["review", "reject", some],
-            ["review", "approve", some],
-            ["review", "edit", some, "--content", SQL_TEXT[0]],
-            ["delete", ids[SQL_TEXT[2]]],
-            ["consolidate"],
-            ["run", pipeline],
-            *(["search", q, "--json"] for q in QUERIES),
-            *(["context", "--channel", "private", "--query", q, "--json"] for q in QUERIES[:8]),
-        ]
-        for args in commands:
-            result = run(*args) if args == ["consolidate"] else run(*args, "--user", user)
-            assert result.exit_code == 0, (user, args, result.output)
-            assert "Traceback" not in result.output
-        # The last decision undone: the text it replaced is back.
-        last = orjson.loads(run("history", some, "--json", "--user", user).stdout)["changes"][-1]
-        assert run("review", "undo", last["id"], "--user", user).exit_code == 0
-        shown = orjson.loads(run("show", some, "--json", "--user", user).stdout)
-        assert shown["content"] == f"{SQL_TEXT[1]} (edited)"
-        # The filter on a folder named with LIKE wildcards matches that folder only.
-        under = orjson.loads(run("list", "--json", "--user", user, "--source", root / "a_%").stdout)
-        assert "not under the percent folder" not in {e["content"] for e in under}
-        assert len(under) == len(SQL_TEXT)
-
-    assert _tables(db_path) == schema
-    assert integrity(db_path) == ("ok", [])
-    conn = sqlite3.connect(db_path)
-    try:
-        users = {r[0] for r in conn.execute("SELECT DISTINCT user_id FROM entries")}
-        per_user = dict(conn.execute("SELECT user_id, count(*) FROM entries GROUP BY user_id"))
-    finally:
-        conn.close()
-    assert users == {*SQL_USERS, "bystander"}
-    assert per_user["bystander"] == 1
-    # Each name sees its own entries only: "%", "_" and "' OR '1'='1" match nothing else.
-    seen: set[int] = set()
-    for user in SQL_USERS:
-        shown = {e["id"] for e in orjson.loads(run("list", "--json", "--user", user).stdout)}
-        assert len(shown) == per_user[user] == len(SQL_TEXT) + 1
-        assert not shown & seen
-        seen |= shown
