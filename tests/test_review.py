@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 import re
 
+import helpers
 import orjson
 import pytest
-from conftest import WIDE
-from typer.testing import CliRunner
 
 from memctl import cli
 from memctl.normalise import norm_hash
@@ -441,9 +440,7 @@ def two_pending(tree, import_json):
 
 def interact(keys: str):
     """`memctl review` with a person typing `keys` (as rev-ann)."""
-    result = CliRunner(env={**WIDE, **REVIEWER}).invoke(cli.app, ["review"], input=keys)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
+    return helpers.cli("review", input=keys, env=REVIEWER)
 
 
 def test_interactive_approve_then_reject(terminal, two_pending, run, query):
