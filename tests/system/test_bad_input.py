@@ -7,13 +7,13 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 import tracemalloc
 from pathlib import Path
 
 import orjson
 import pytest
 from conftest import Run
+from helpers import memctl_argv
 
 from memctl import importer
 from memctl.store import Store, UserStore
@@ -30,7 +30,7 @@ def _contents(run, *args):
 def _memctl(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """The real command in a child process: the only way to prove it cannot hang or crash."""
     return subprocess.run(
-        [sys.executable, "-m", "memctl", *map(str, args)],
+        memctl_argv(*args),
         capture_output=True,
         text=True,
         timeout=CLI_TIMEOUT_S,

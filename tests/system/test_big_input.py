@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 import pytest
 from corpus import EN_WORDS, ZH_WORDS
-from helpers import check_report
+from helpers import check_report, memctl_argv
 
 CLI_TIMEOUT_S = 120
 MIB = 1024 * 1024
@@ -53,7 +53,7 @@ main()
 def _memctl(*args: str | Path, cwd: Path) -> tuple[int, str, str]:
     """`memctl ARGS` in a child: (exit code, stdout, stderr)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "memctl", *map(str, args)],
+        memctl_argv(*args),
         cwd=cwd,
         capture_output=True,
         text=True,
