@@ -1,6 +1,13 @@
 """Shared test setup: every test gets its own database under tmp_path, no user from the
 environment, and a wide terminal so rendered tables and help are stable.
 
+Fixtures: `run` (the CLI in-process, stdin as `input=`), `import_json` (an import's checked
+report), `query` (rows of SQL on the test database), `tree` (input files), `store`, `db_path`.
+Functions the tests import by name live in helpers.py. Layout: tests/<package>/ for memctl's
+subpackages (classify, dedupe, ingest, store), tests/test_<module>.py for its top-level modules
+and commands, tests/system/ for properties of the whole program, tests/quality/ for the gold
+set, tests/bench/ for benchmarks (not collected).
+
 Hypothesis runs with one of two profiles: `ci` (every property test's own example count, the
 full run) when $CI is true, `dev` (at most DEV_EXAMPLES each, for a quick local loop)
 otherwise; $HYPOTHESIS_PROFILE names one explicitly.
