@@ -369,6 +369,7 @@ def test_undo_an_approval_and_a_rejection(queue, run, query):
     run("review", "approve", "3")
     run("review", "reject", "2")
     ids = [i for (i,) in query("SELECT id FROM changes WHERE action IN ('approve', 'reject')")]
+    assert len(ids) == 2  # the loop below undoes both, not none
     for change in ids:
         assert run("review", "undo", str(change)).exit_code == 0
     assert query("SELECT id, status FROM entries WHERE id IN (2, 3)") == [
