@@ -464,7 +464,6 @@ def export_(
 
 
 review_app = typer.Typer(
-    help="Settle what memctl is unsure of: list, approve, reject, edit, undo.",
     no_args_is_help=False,
     invoke_without_command=True,
 )

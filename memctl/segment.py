@@ -21,7 +21,7 @@ runs: it is the slowest step of classification, and Latin text gains nothing fro
 jieba's own dictionary segmentation (`lcut(text, HMM=False)`: the maximum-probability path
 through the prefix dictionary) written as one loop. jieba's version builds a DAG dict and a
 generator of tuples per character and costs ~4 µs a character; this one gives the same words
-(tests/test_classify_segment.py checks it against jieba) about five times faster, which is what
+(tests/classify/test_gate.py checks it against jieba) about five times faster, which is what
 keeps classification under 100 µs a record.
 """
 
@@ -308,7 +308,7 @@ class Vocabulary:
     A CJK run can only yield a word of the vocabulary as a token if it contains it, so only
     such runs are segmented: about a third of them on tests/corpus.py's text, which halves
     classification time (tests/bench/bench_classify.py). The answer is the same as segmenting
-    everything (tests/test_classify_segment.py).
+    everything (tests/classify/test_gate.py).
     """
 
     def __init__(self, words: frozenset[str]) -> None:

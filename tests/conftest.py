@@ -1,6 +1,13 @@
 """Shared test setup: every test gets its own database under tmp_path, no user from the
 environment, and a wide terminal so rendered tables and help are stable.
 
+Fixtures: `run` (the CLI in-process, stdin as `input=`), `import_json` (an import's checked
+report), `query` (rows of SQL on the test database), `tree` (input files), `store`, `db_path`.
+Functions the tests import by name live in helpers.py. Layout: tests/<package>/ for memctl's
+subpackages (classify, dedupe, ingest, store), tests/test_<module>.py for its top-level modules
+and commands, tests/system/ for properties of the whole program, tests/quality/ for the gold
+set, tests/bench/ for benchmarks (not collected).
+
 Hypothesis runs with one of two profiles: `ci` (every property test's own example count, the
 full run) when $CI is true, `dev` (at most DEV_EXAMPLES each, for a quick local loop)
 otherwise; $HYPOTHESIS_PROFILE names one explicitly.
@@ -16,13 +23,11 @@ from typing import Any
 
 import orjson
 import pytest
+from helpers import WIDE, check_report, cli
 from hypothesis import settings
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from memctl.cli import app
 from memctl.store import Store
-
-WIDE = {"COLUMNS": "200", "LINES": "50"}
 
 DEV_EXAMPLES = 20
 settings.register_profile("ci", deadline=None, print_blob=True)
@@ -74,43 +79,25 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def run() -> Run:
-    """Invoke the CLI in-process: `run("import", path, "--json")`. Arguments may be Paths.
+    """Invoke the CLI in-process: `run("import", path, "--json")`, `run("review", input="a\\n")`.
 
-    Typer's CliRunner keeps stdout and stderr apart (result.stdout / result.stderr). Any
-    exception other than a clean exit fails the test, since a user would see a traceback;
-    pass `allow_exception=True` to inspect it instead.
+    See helpers.cli: Paths as arguments, `input` on stdin, `env` on top of the test's; a
+    traceback fails the test unless `allow_exception=True`.
     """
-    runner = CliRunner(env=WIDE)
-
-    def invoke(*args: Any, env: dict[str, str | None] | None = None, allow_exception: bool = False
-               ) -> Result:  # fmt: skip
-        result = runner.invoke(app, [str(a) for a in args], env=env)
-        if not allow_exception and not isinstance(result.exception, SystemExit | None):
-            raise AssertionError(f"memctl {args} raised {result.exception!r}") from (
-                result.exception
-            )
-        return result
-
-    return invoke
+    return cli
 
 
 @pytest.fixture
 def import_json(run: Run) -> Callable[..., dict[str, Any]]:
     """`memctl import ARGS --json`, checked (exit 0, JSON only on stdout, nothing on stderr,
-    the accounting rule), and returned parsed."""
+    the accounting rule of helpers.check_report), and returned parsed."""
 
     def invoke(*args: Any, exit_code: int = 0) -> dict[str, Any]:
         result = run("import", *args, "--json")
         assert result.exit_code == exit_code, result.output
         assert result.stderr == ""
         report: dict[str, Any] = orjson.loads(result.stdout)
-        assert report["records"] == report["added"] + report["skipped"] + report["rejected_count"]
-        assert report["skipped"] == sum(report["skipped_by_reason"].values())
-        assert report["rejected_count"] == len(report["rejected"])
-        assert report["files"] == len(report["by_file"])
-        for key in ("records", "added", "skipped"):
-            assert report[key] == sum(f[key] for f in report["by_file"])
-        assert report["rejected_count"] == sum(f["rejected"] for f in report["by_file"])
+        check_report(report)
         return report
 
     return invoke

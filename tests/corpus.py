@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from itertools import accumulate
 
-# Word lists for generated memories, shared with tests/helpers_state.py and the benchmarks.
+# Word lists for generated memories, shared with tests/helpers.py and the benchmarks.
 ZH_WORDS = (
     "春夏秋冬山水风云花草鱼鸟金木火土日月星辰江河湖海松竹梅兰琴棋书画诗酒茶"
     "米麦豆桃李杏梨刀剑弓马车船桥路门窗灯烛纸笔墨砚"

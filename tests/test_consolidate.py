@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 import pytest
 from conftest import Run
-from helpers_state import add
+from helpers import add, memctl_argv
 
 from memctl import consolidate, lock, pipeline
 from memctl.errors import ConfigError, Locked
@@ -98,7 +98,7 @@ def test_second_run_while_locked_exits_75_with_one_line(
     add(store, "过期的提醒", expires_at=ago(1, datetime.now(UTC)))
     # A subprocess with a timeout: were it to wait for the lock, the holder sleeps for 120 s.
     proc = subprocess.run(
-        [sys.executable, "-m", "memctl", "consolidate", "--db", str(db_path), "--json"],
+        memctl_argv("consolidate", "--db", db_path, "--json"),
         capture_output=True, text=True, timeout=30, check=False,
     )  # fmt: skip
     assert proc.returncode == 75

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 import pytest
 from conftest import Run
-from helpers_state import add
+from helpers import add
 
 from memctl import CONTEXT_MARKER, context, search
 from memctl.context import count_tokens

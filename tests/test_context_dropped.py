@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import orjson
 import pytest
-from helpers_state import add
+from helpers import add
 
 from memctl import context
 from memctl.context import count_tokens

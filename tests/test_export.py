@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from helpers_state import ENTRY_FIELDS
+from helpers import ENTRY_FIELDS
 
 from memctl.store import Store
 

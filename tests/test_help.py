@@ -11,6 +11,12 @@ from memctl import __version__
 from memctl.cli import app
 
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback)
+# Groups ("review"): typed on their own too, so their own help is checked like a command's.
+GROUPS = {
+    group.name: group.typer_instance.registered_callback
+    for group in app.registered_groups
+    if group.name and group.typer_instance and group.typer_instance.registered_callback
+}
 # Commands of a group ("review approve"): the name as typed, and the command itself.
 SUBCOMMANDS = {
     f"{group.name} {c.name or c.callback.__name__}": c
@@ -27,9 +33,15 @@ def test_the_command_list_is_what_we_think():
     assert {"import", "list", "show", "export"} <= set(COMMANDS)
     assert {"review pending", "review approve", "review reject", "review edit",
             "review undo"} <= set(SUBCOMMANDS)  # fmt: skip
+    assert set(GROUPS) == {g.name for g in app.registered_groups} == {"review"}
 
 
-@pytest.mark.parametrize("name", COMMANDS)
+# `memctl review --help` prints the Typer group's `help=` (memctl/cli.py, review_app), not its
+# callback's docstring: no example, and nothing says `memctl review` alone is interactive.
+# Dropping `help=` there fixes it; strict, so the fix turns this red until the mark goes.
+
+
+@pytest.mark.parametrize("name", [*COMMANDS, *sorted(GROUPS)])
 def test_every_command_has_help_with_an_example(run, name):
     result = run(name, "--help")
     assert result.exit_code == 0
@@ -37,7 +49,9 @@ def test_every_command_has_help_with_an_example(run, name):
     assert f"Usage: memctl {name} " in result.stdout
     # "Example: memctl list …" or "Example (crontab): … memctl consolidate …"
     assert re.search(rf"Example[^:\n]*:[^\n]*\bmemctl {name}\b", result.stdout)
-    command = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)
+    command = GROUPS.get(name) or next(
+        c for c in app.registered_commands if (c.name or c.callback.__name__) == name
+    )
     summary = (command.callback.__doc__ or "").strip().splitlines()[0]
     assert summary
     # Plain (Click) help wraps paragraphs to the terminal: compare the words, not the breaks.
@@ -55,7 +69,7 @@ def test_every_subcommand_has_help_with_an_example(run, name):
     assert summary and summary in result.stdout
 
 
-@pytest.mark.parametrize("name", [*COMMANDS, *sorted(SUBCOMMANDS)])
+@pytest.mark.parametrize("name", [*COMMANDS, *sorted(GROUPS), *sorted(SUBCOMMANDS)])
 def test_every_option_has_help_text(name):
     command = get_command(app)
     for part in name.split():
@@ -70,7 +84,7 @@ def test_top_level_help_lists_every_command(run):
     result = run("--help")
     assert result.exit_code == 0
     listed = result.stdout.split("Commands:", 1)[1]
-    for name in COMMANDS:
+    for name in [*COMMANDS, *GROUPS]:
         assert re.search(rf"^  {name}  ", listed, re.M), name
 
 

@@ -8,8 +8,6 @@ import sqlite3
 
 import orjson
 import pytest
-from conftest import WIDE
-from typer.testing import CliRunner
 
 from memctl import cli
 from memctl.normalise import norm_hash
@@ -276,9 +274,9 @@ def test_hard_delete_without_yes_or_terminal_is_refused(root, run, query):
 
 
 @pytest.mark.parametrize(("answer", "gone"), [("n\n", False), ("\n", False), ("y\n", True)])
-def test_hard_delete_asks_on_a_terminal(root, query, monkeypatch, answer, gone):
+def test_hard_delete_asks_on_a_terminal(root, run, query, monkeypatch, answer, gone):
     monkeypatch.setattr(cli, "_on_terminal", lambda: True)
-    result = CliRunner(env=WIDE).invoke(cli.app, ["delete", "2", "--hard"], input=answer)
+    result = run("delete", "2", "--hard", input=answer)
     assert "Remove entry 2 ('我对花生过敏') and its sources for good?" in result.stderr
     assert result.exit_code == (0 if gone else 1)
     assert query("SELECT count(*) FROM entries WHERE id = 2") == [(0 if gone else 1,)]

@@ -7,9 +7,9 @@ import csv
 import io
 import sqlite3
 import subprocess
-import sys
 
 import pytest
+from helpers import memctl_argv
 
 LONG = "用户的部署清单：" + "先跑 make test，再看监控面板，然后通知值班同学；" * 8
 MEMORY = f"- I like green tea\n- {LONG}\n- 第一行\n  第二行 continues here\n"
@@ -74,7 +74,7 @@ def test_search_and_pending_share_the_options(entries, run, db_path, command):
 def test_real_pipe_is_not_wrapped(entries, db_path):
     """The same through a real pipe to another process, at a narrow terminal width."""
     done = subprocess.run(
-        [sys.executable, "-m", "memctl", "list", "--db", str(db_path)],
+        memctl_argv("list", "--db", db_path),
         capture_output=True, text=True, env={"COLUMNS": "40", "PATH": ""}, check=True,
     )  # fmt: skip
     assert f"2   active  procedural  real   public    {LONG}" in done.stdout.splitlines()

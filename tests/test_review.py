@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 import re
 
+import helpers
 import orjson
 import pytest
-from conftest import WIDE
-from typer.testing import CliRunner
 
 from memctl import cli
 from memctl.normalise import norm_hash
@@ -370,6 +369,7 @@ def test_undo_an_approval_and_a_rejection(queue, run, query):
     run("review", "approve", "3")
     run("review", "reject", "2")
     ids = [i for (i,) in query("SELECT id FROM changes WHERE action IN ('approve', 'reject')")]
+    assert len(ids) == 2  # the loop below undoes both, not none
     for change in ids:
         assert run("review", "undo", str(change)).exit_code == 0
     assert query("SELECT id, status FROM entries WHERE id IN (2, 3)") == [
@@ -441,9 +441,7 @@ def two_pending(tree, import_json):
 
 def interact(keys: str):
     """`memctl review` with a person typing `keys` (as rev-ann)."""
-    result = CliRunner(env={**WIDE, **REVIEWER}).invoke(cli.app, ["review"], input=keys)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
+    return helpers.cli("review", input=keys, env=REVIEWER)
 
 
 def test_interactive_approve_then_reject(terminal, two_pending, run, query):

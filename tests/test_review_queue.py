@@ -5,10 +5,9 @@ Every decision goes through the change log, so each can be undone."""
 
 from __future__ import annotations
 
+import helpers
 import orjson
 import pytest
-from conftest import WIDE
-from typer.testing import CliRunner
 
 from memctl import cli
 from memctl.review import reason_kind
@@ -249,9 +248,7 @@ def terminal(monkeypatch):
 
 
 def person(args: list[str], keys: str):
-    result = CliRunner(env=WIDE).invoke(cli.app, args, input=keys)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
+    return helpers.cli(*args, input=keys)
 
 
 def test_a_person_confirms_a_filtered_decision(terminal, home, query):

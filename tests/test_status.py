@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 import pytest
 from conftest import Run
-from helpers_state import add
+from helpers import add
 
 from memctl import consolidate
 from memctl.store import Store

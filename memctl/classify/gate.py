@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 # The regex parser is private API (re._parser since 3.11; sre_parse before, now deprecated).
-# It is only read here, and test_classify_segment.py checks every gate against its pattern.
+# It is only read here, and tests/classify/test_gate.py checks every gate against its pattern.
 _p: Any = importlib.import_module("re._parser")
 _c: Any = importlib.import_module("re._constants")
 

@@ -13,7 +13,7 @@ Layers run cheap-first over a batch: template folding, boilerplate, then L3 (jac
 pairs at or above the threshold, by one numpy join for a big batch or by probing an inverted
 index for a small one) and L4 (_simhash_layer). Which pairs merge, and in which order, does not
 depend on how a batch is matched: pairs are applied in the order of their later record, then
-of the earlier one (tests/test_dedupe_engine.py compares the two ways merge by merge).
+of the earlier one (tests/dedupe/test_engine.py compares the two ways merge by merge).
 
 Signatures: `signature(id)` is a pure function of the record's text (and of the mask/guard
 lexicons, whose fingerprint it carries): its folded text, template key, guard key and, when

@@ -8,7 +8,7 @@ Records are the labelled classification fixtures (335 lines, both languages) and
 detect-secrets is run the way it scans a file (`SecretsCollection.scan_file` with its default
 plugins and filters, the records one a line in a .md file) and, for what it finds, also line
 by line with `scan_line` (its ad-hoc mode, which skips the entropy limits and filters). The
-test strings are tests/test_secrets.py's credentials and its ordinary-text lists.
+test strings are tests/classify/test_secrets.py's credentials and its ordinary-text lists.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from memctl.classify.secrets import redact
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-import test_secrets  # noqa: E402  (its lists are the test strings)
+from classify import test_secrets  # noqa: E402  (its lists are the test strings)
 
 
 def corpora() -> dict[str, list[str]]:

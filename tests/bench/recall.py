@@ -7,7 +7,7 @@ pairs (a sparse matrix product), and L4 takes its dense pairs from those too ins
 SimHash block tables. Everything else (template folding, boilerplate, guard, union order) is the
 engine's own, so any difference in the groups is a pair the bounded candidate search missed.
 
-Used by tests/test_dedupe_recall.py (small sizes) and bench_import_dedupe.py --recall (20k).
+Used by tests/dedupe/test_recall.py (small sizes) and bench_import_dedupe.py --recall (20k).
 """
 
 from __future__ import annotations

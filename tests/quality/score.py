@@ -34,7 +34,8 @@ NOT_RECORDS = {"blank", "separator"}
 
 
 def samples_dir() -> Path:
-    """../shared/samples next to the repository, or $MEMCTL_SAMPLES (as tests/test_samples.py)."""
+    """../shared/samples next to the repository, or $MEMCTL_SAMPLES (as in tests/system/
+    test_samples.py)."""
     if env := os.environ.get("MEMCTL_SAMPLES"):
         return Path(env)
     return REPO.parent / "shared" / "samples"

@@ -13,7 +13,7 @@ import pytest
 
 from memctl.classify.facts import extract
 
-ROWS = Path(__file__).parent.parent / "fixtures" / "facts" / "phrasings.jsonl"
+ROWS = Path(__file__).parents[2] / "fixtures" / "facts" / "phrasings.jsonl"
 
 
 def half(text: str) -> str:

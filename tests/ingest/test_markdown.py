@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from memctl.ingest.markdown import FORMAT, HERMES_FORMAT, file_date, read_markdown
 from memctl.models import MEMORY, Record, Rejection
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def read(path: Path) -> list[Record | Rejection]:

@@ -13,7 +13,7 @@ import pytest
 from memctl.ingest.jsondoc import UnknownFormat, read_json
 from memctl.models import MEMORY, MESSAGE, Record, Rejection
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 NOT_USER = "not user-authored"
 INJECTED = "injected setup text"

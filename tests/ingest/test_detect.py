@@ -9,7 +9,7 @@ import pytest
 
 from memctl.ingest.detect import FORMATS, READERS, UnknownFormat, detect
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def write(tmp_path: Path, name: str, data: str | bytes) -> Path:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from memctl.ingest.jsonl import read_jsonl
 from memctl.models import MEMORY, MESSAGE, Record, Rejection
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 NOT_USER = "not user-authored"
 TOOL_OUTPUT = "tool output"

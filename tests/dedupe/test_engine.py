@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from corpus import build
-from test_dedupe_layers import brute_force_pairs
 
+from dedupe.test_layers import brute_force_pairs
 from memctl.dedupe.config import DedupeConfig
 from memctl.dedupe.engine import ALL_LAYERS, Engine, Item, Merge
 from memctl.dedupe.guard import Guard

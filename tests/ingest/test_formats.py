@@ -18,7 +18,7 @@ from memctl.ingest.jsonl import PYTHON_REPR, read_jsonl
 from memctl.ingest.markdown import read_markdown
 from memctl.models import Record, Rejection
 
-FORMATS = Path(__file__).resolve().parents[1] / "fixtures" / "formats"
+FORMATS = Path(__file__).resolve().parents[2] / "fixtures" / "formats"
 SESSIONS = FORMATS / "openclaw-copies" / "agents" / "main" / "sessions"
 SID = "5e1f0c3a-7b2d-4c8e-9f10-2a3b4c5d6e7f"
 ORIGINAL = SESSIONS / f"{SID}.jsonl"

@@ -7,7 +7,7 @@ import sqlite3
 
 import orjson
 import pytest
-from helpers_state import ENTRY_FIELDS, add
+from helpers import ENTRY_FIELDS, add
 
 from memctl.classify import classify
 from memctl.reclassify import reclassify

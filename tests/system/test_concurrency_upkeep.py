@@ -27,14 +27,14 @@ from typing import Any
 
 import orjson
 import pytest
-from helpers_state import check_report, db_state, integrity, start_memctl, state_diff
-from helpers_state import write_big_tree as big_tree
-from test_crash_upkeep import RUN_TIMES, backup
+from helpers import check_report, db_state, integrity, start_memctl, state_diff
+from helpers import write_big_tree as big_tree
 
 from memctl import consolidate, lock, search
 from memctl.errors import EXIT_LOCKED
 from memctl.importer import import_paths
 from memctl.store import Store
+from system.test_crash_upkeep import RUN_TIMES, backup
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="needs flock")]
 

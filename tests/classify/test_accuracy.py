@@ -17,7 +17,7 @@ import pytest
 from memctl.classify import Classification, classify
 from memctl.models import AUDIENCES, LAYERS, REALMS
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "classify"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "classify"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 

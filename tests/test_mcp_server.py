@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult
@@ -143,6 +144,7 @@ def test_every_tool_end_to_end(tmp_path: Path, run: Any) -> None:
     assert KEY not in dump
 
 
+@pytest.mark.slow
 def test_two_users_on_one_database_never_see_each_other(tmp_path: Path) -> None:
     db = tmp_path / "shared.db"
     cat = "用户养了一只猫，名叫 Mochi"
@@ -204,6 +206,7 @@ BAD_ARGUMENTS = [
 ]
 
 
+@pytest.mark.slow
 def test_bad_arguments_are_tool_errors_and_the_server_goes_on(tmp_path: Path) -> None:
     answers: list[tuple[str, str]] = []
 
@@ -219,6 +222,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_goes_on(tmp_path: Path) ->
         assert message in answer, (tool, arguments, answer)
 
 
+@pytest.mark.slow
 def test_hostile_text_is_kept_out_or_held_back_and_the_server_lives(tmp_path: Path) -> None:
     async def scenario(errlog: Any) -> None:
         async with _server(tmp_path / "h.db", "alice", errlog) as s:

@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import helpers
 import orjson
 import pytest
-from conftest import WIDE, Run
-from helpers_state import db_state, state_diff
-from typer.testing import CliRunner, Result
+from conftest import Run
+from helpers import db_state, state_diff
+from typer.testing import Result
 
 from memctl import cli
 
@@ -98,12 +99,6 @@ class Two:
     changes: dict[str, list[int]]  # change ids made for each user
 
 
-def _cli(*args: Any) -> Result:
-    result = CliRunner(env=WIDE).invoke(cli.app, [str(a) for a in args])
-    assert isinstance(result.exception, SystemExit | None), result.exception
-    return result
-
-
 def _rows(db: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     conn = sqlite3.connect(db, isolation_level=None)  # autocommit: a write is written
     try:
@@ -122,7 +117,7 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> Two:
         for rel, text in HOMES[user].items():
             (homes[user] / rel).parent.mkdir(parents=True, exist_ok=True)
             (homes[user] / rel).write_text(text, encoding="utf-8")
-        result = _cli("import", homes[user], "--db", db, "--user", user, "--json")
+        result = helpers.cli("import", homes[user], "--db", db, "--user", user, "--json")
         assert result.exit_code == 0, result.output
         report = orjson.loads(result.stdout)
         # Only Bob's own near duplicate is merged; nothing into the other user's entries.
@@ -145,10 +140,10 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> Two:
                 db, "SELECT id FROM entries WHERE user_id = ? AND content = ?", user, text
             )
             args = [a.format(entry_id) for a in command]
-            result = _cli(*args, "--db", db, "--user", user)
+            result = helpers.cli(*args, "--db", db, "--user", user)
             assert result.exit_code == 0, result.output
         changes[user] = [r[0] for r in _rows(db, "SELECT id FROM changes WHERE user_id = ?", user)]
-    assert _cli("consolidate", "--db", db).exit_code == 0
+    assert helpers.cli("consolidate", "--db", db).exit_code == 0
     # An expiry the classifier would not give: `classify --dry-run` then has every live entry
     # to report, and entries with an expiry far off are still used in context blocks.
     _rows(db, "UPDATE entries SET expires_at = '2999-01-01T00:00:00.000Z' WHERE expires_at IS NULL")
@@ -252,7 +247,7 @@ def test_the_same_user_would_have_merged_and_superseded(tmp_path: Path) -> None:
         for rel, text in HOMES[user].items():
             (home / rel).parent.mkdir(parents=True, exist_ok=True)
             (home / rel).write_text(text, encoding="utf-8")
-        assert _cli("import", home, "--db", db, "--user", "alice").exit_code == 0
+        assert helpers.cli("import", home, "--db", db, "--user", "alice").exit_code == 0
     assert _rows(
         db, "SELECT fact_value FROM entries WHERE status = 'superseded' ORDER BY fact_value"
     ) == [("paris",), ("vim",)]
@@ -405,7 +400,7 @@ def test_status_counts_only_the_users_own(two: Two, mine: Path, run: Run, viewer
 
 @pytest.mark.parametrize("viewer", USERS)
 def test_interactive_review_offers_only_the_users_own(
-    two: Two, mine: Path, viewer: str, monkeypatch: pytest.MonkeyPatch
+    two: Two, mine: Path, run: Run, viewer: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(cli, "_on_terminal", lambda: True)
     queue = _rows(
@@ -414,7 +409,7 @@ def test_interactive_review_offers_only_the_users_own(
         viewer,
     )
     assert queue
-    result = CliRunner(env=WIDE).invoke(cli.app, ["review", "--user", viewer], input="s\n" * 20)
+    result = run("review", "--user", viewer, input="s\n" * 20)
     assert result.exit_code == 0, result.output
     assert re.findall(r"#(\d+) \(\d+/(\d+)\)", result.stderr) == [
         (str(i), str(len(queue))) for (i,) in queue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers_state import add
+from helpers import add
 
 from memctl.store import Store
 from memctl.store.fts import ACTIVE, ALL, Dictionary, Index, UserIndex

@@ -28,7 +28,7 @@ from memctl.store import Store
 def _samples_dir() -> Path:
     if env := os.environ.get("MEMCTL_SAMPLES"):
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "shared" / "samples"
+    return Path(__file__).resolve().parents[3] / "shared" / "samples"
 
 
 SAMPLES = _samples_dir()

@@ -7,17 +7,18 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 import tracemalloc
 from pathlib import Path
 
 import orjson
 import pytest
+from conftest import Run
+from helpers import memctl_argv
 
 from memctl import importer
 from memctl.store import Store, UserStore
 
-BAD = Path(__file__).parent.parent / "fixtures" / "bad"
+BAD = Path(__file__).parents[2] / "fixtures" / "bad"
 CLI_TIMEOUT_S = 120  # generous: only there so a hang fails the test instead of the whole run
 
 
@@ -29,7 +30,7 @@ def _contents(run, *args):
 def _memctl(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """The real command in a child process: the only way to prove it cannot hang or crash."""
     return subprocess.run(
-        [sys.executable, "-m", "memctl", *map(str, args)],
+        memctl_argv(*args),
         capture_output=True,
         text=True,
         timeout=CLI_TIMEOUT_S,
@@ -205,6 +206,107 @@ def test_deeply_nested_json_is_rejected_without_recursion_error(
     assert report["rejected"] == [
         {"path": str(path), "line": line, "reason": "invalid JSON: depth limit exceeded"}
     ]
+
+
+# -- deep JSON inside good items -----------------------------------------------------------
+
+DEPTH = 1000  # under orjson's own limit (1024), so the parse succeeds and the readers walk it
+
+
+def _deep(leaf: str = "", depth: int = DEPTH) -> str:
+    return "[" * depth + leaf + "]" * depth
+
+
+def test_100k_deep_json_inside_a_good_item(tmp_path: Path, run: Run) -> None:
+    """Past the parser's depth limit: a .jsonl loses that line only; a .json document is one
+    parse, so it is rejected whole, with the reason (test_bad_input has bare brackets)."""
+    deep = _deep("1", 100_000)
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text(
+        '{"role": "user", "content": "remember: I like oat milk"}\n'
+        '{"role": "user", "content": "remember: buried", "meta": ' + deep + "}\n"
+        '{"role": "user", "content": "remember: the last line"}\n'
+    )
+    doc = tmp_path / "backup.json"
+    doc.write_text(
+        '{"version": 1, "exportedAt": 0, "user": "u", "memories": [{"id": 1, "content": '
+        '"kept memory"}, {"id": 2, "content": "deep", "supersedes": ' + deep + "}]}"
+    )
+    result = run("import", chat, doc, "--json")
+    assert result.exit_code == 0, result.output
+    report = orjson.loads(result.stdout)
+    reason = "invalid JSON: depth limit exceeded"
+    assert report["rejected"] == [
+        {"path": str(chat), "line": 2, "reason": reason},
+        {"path": str(doc), "line": 1, "reason": reason},
+    ]
+    contents = [e["content"] for e in orjson.loads(run("list", "--json").stdout)]
+    assert contents == ["I like oat milk", "the last line"]
+
+
+def test_deep_json_inside_a_message_skips_only_that_message(tmp_path: Path, run: Run) -> None:
+    path = tmp_path / "chat.jsonl"
+    lines = [
+        '{"role": "user", "content": "remember: I like oat milk"}',
+        '{"role": "user", "content": ' + _deep('"remember: buried"') + "}",
+        '{"role": "user", "content": "remember: my bike is red", "meta": ' + _deep() + "}",
+        '{"role": "user", "content": [{"type": "text", "text": ' + _deep('"x"') + "}]}",
+        '{"role": "user", "content": "remember: the last line"}',
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    result = run("import", path, "--json")
+    assert result.exit_code == 0, result.output
+    report = orjson.loads(result.stdout)
+    assert (report["records"], report["added"], report["rejected"]) == (5, 3, [])
+    assert report["skipped_by_reason"] == {"no text content": 2}
+    contents = [e["content"] for e in orjson.loads(run("list", "--json").stdout)]
+    assert contents == ["I like oat milk", "my bike is red", "the last line"]
+
+
+def test_a_bare_list_with_one_deep_item_is_reported_not_guessed(tmp_path: Path, run: Run) -> None:
+    """Without the `memories` key, only a list whose every item has text content is read as
+    memories; otherwise the whole file is reported (not silently half read)."""
+    path = tmp_path / "list.json"
+    path.write_text('[{"content": "plain memory"}, {"content": ' + _deep('"deep"') + "}]")
+    report = orjson.loads(run("import", path, "--json").stdout)
+    assert report["unsupported"] == [
+        {"path": str(path), "reason": "JSON array of objects with no memories or messages"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("doc", "kept"),
+    [
+        (
+            '{"messages": [{"role": "user", "content": "remember: in a session"}, '
+            '{"role": "user", "content": ' + _deep('"remember: buried"') + "}]}",
+            ["in a session"],
+        ),
+        (
+            '{"version": 1, "exportedAt": 0, "user": "u", "memories": [{"id": 1, "content": '
+            '"kept memory", "sources": ' + _deep() + ', "supersedes": ' + _deep("1") + "}, "
+            '{"id": 2, "content": "next memory", "supersedes": [' + _deep("1") + "]}]}",
+            ["kept memory", "next memory"],
+        ),
+        (
+            '{"version": 1, "memories": [{"content": "plain memory"}, {"content": '
+            + _deep('"deep"')
+            + "}]}",
+            ["plain memory"],
+        ),
+    ],
+    ids=["session", "memctl-export", "memories"],
+)
+def test_deep_json_inside_a_document_keeps_the_rest(
+    tmp_path: Path, run: Run, doc: str, kept: list[str]
+) -> None:
+    path = tmp_path / "doc.json"
+    path.write_text(doc)
+    result = run("import", path, "--json")
+    assert result.exit_code == 0, result.output
+    report = orjson.loads(result.stdout)
+    assert report["added"] == len(kept)
+    assert [e["content"] for e in orjson.loads(run("list", "--json").stdout)] == kept
 
 
 # -- things in the file system that are not plain files -------------------------------------

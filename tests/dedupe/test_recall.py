@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "bench"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
 from recall import BruteEngine, compare  # noqa: E402
 from shapes import SHAPES, SamplesMissing, generate  # noqa: E402
 
@@ -24,6 +24,7 @@ from memctl.dedupe.engine import Engine, Item  # noqa: E402
 SIZES = {"boilerplate": 400, "nearcopies": 800}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_groups_equal_brute_force(shape: str, seed: int) -> None:
@@ -75,6 +76,7 @@ def _clustered_prints(n: int, seed: int) -> list[int]:
     return prints
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [0, 1, 2, 3, 5])
 def test_simhash_index_equals_brute_force_on_crowded_buckets(k: int) -> None:
     from memctl.dedupe.simhash import SimHashIndex

@@ -4,7 +4,7 @@ The database holds a restored backup (a memctl export, which import takes as it 
 duplicates nobody has merged yet, entries past their expiry, layers over their caps, entries old
 enough to decay, and nothing in the full-text index, so every consolidation step has work to do.
 
-Each kill, through the COMMIT hook of helpers_state (as the n-th COMMIT starts, or a moment
+Each kill, through the COMMIT hook of helpers (as the n-th COMMIT starts, or a moment
 after it started, while SQLite writes it), is followed by: `PRAGMA integrity_check` ok, no
 dangling reference, the lock free again, and a re-run that reaches exactly the state of one
 uninterrupted run. A consolidation killed mid-run is on record as interrupted once the next
@@ -26,7 +26,7 @@ import orjson
 import pytest
 from conftest import Run
 from corpus import EN_WORDS, ZH_WORDS
-from helpers_state import db_state, integrity, start_memctl, state_diff
+from helpers import db_state, integrity, start_memctl, state_diff
 
 from memctl import consolidate, lock, merge, segment
 from memctl.importer import import_paths

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 import orjson
-from test_dedupe_engine import BOILERPLATE, NOTES, REPEATED, edited, invest, sync_log
+from dedupe.test_engine import BOILERPLATE, NOTES, REPEATED, edited, invest, sync_log
 
 
 def memory_md() -> str:

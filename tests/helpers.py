@@ -1,11 +1,19 @@
-"""Shared helpers for the crash, concurrency and accounting tests.
+"""Helpers the tests import by name (tests/conftest.py holds the fixtures, built on these).
 
-- `db_state(db)`: a canonical, comparable snapshot of what a database holds for its users,
-  without the columns that differ between two correct runs (row ids, timestamps of the run,
-  run ids). Two databases that hold the same memories compare equal.
-- `write_big_tree(root)`: a large, deterministic input tree (Markdown memory files with cross-file
-  duplicates, JSONL transcripts with broken lines) that takes a few seconds to import.
-- `start_memctl(...)`: a `memctl` subprocess, optionally killed at its n-th COMMIT.
+Plain functions rather than fixtures where they are called from module-scoped fixtures,
+Hypothesis tests or other helpers, which cannot take a function-scoped fixture.
+
+- `cli(*args, input=...)`: memctl in-process, as the `run` fixture does (stdin from `input`).
+- `check_report(report)`: the accounting rule on a `memctl import --json` report.
+- `add(store, content, **fields)`, `ENTRY_FIELDS`: one entry through the store; its columns.
+- `db_state(db)`, `state_diff(a, b)`, `integrity(db)`, `last_run(db)`: a canonical, comparable
+  snapshot of what a database holds for its users, without the columns that differ between two
+  correct runs (row ids, timestamps of the run, run ids); two databases that hold the same
+  memories compare equal. Used by the crash, concurrency and isolation tests.
+- `memctl_argv(...)`, `start_memctl(...)`: a real `memctl` subprocess, optionally killed at its
+  n-th COMMIT.
+- `write_big_tree(root)`: a large, deterministic input tree (Markdown memory files with
+  cross-file duplicates, JSONL transcripts with broken lines) that takes a few seconds to import.
 """
 
 from __future__ import annotations
@@ -23,9 +31,35 @@ from typing import Any
 
 import orjson
 from corpus import EN_WORDS, ZH_WORDS, spell
+from typer.testing import CliRunner, Result
 
+from memctl.cli import app
 from memctl.normalise import norm_hash
 from memctl.store import Store
+
+# The terminal the CLI believes it prints to: wide, so rendered tables and help are stable.
+WIDE = {"COLUMNS": "200", "LINES": "50"}
+
+
+def cli(
+    *args: Any,
+    input: str | None = None,
+    env: dict[str, str | None] | None = None,
+    allow_exception: bool = False,
+) -> Result:
+    """Invoke the CLI in-process: `cli("import", path, "--json")`. Arguments may be Paths;
+    `input` is what a person types on stdin; `env` adds to (or, with None, removes from) the
+    environment.
+
+    Typer's CliRunner keeps stdout and stderr apart (result.stdout / result.stderr). Any
+    exception other than a clean exit fails the test, since a user would see a traceback;
+    pass `allow_exception=True` to inspect it instead.
+    """
+    result = CliRunner(env=WIDE).invoke(app, [str(a) for a in args], input=input, env=env)
+    if not allow_exception and not isinstance(result.exception, SystemExit | None):
+        raise AssertionError(f"memctl {args} raised {result.exception!r}") from result.exception
+    return result
+
 
 # Columns that legitimately differ between two correct runs over the same input.
 VOLATILE_COLUMNS = frozenset(
@@ -230,10 +264,12 @@ def start_memctl(
 
 
 def check_report(report: dict[str, Any]) -> None:
-    """The accounting rule on a `memctl import --json` report, overall and per file."""
+    """The accounting rule on a `memctl import --json` report, overall and per file: every
+    record is added, skipped (with a reason) or rejected (listed), and the files add up."""
     assert report["records"] == report["added"] + report["skipped"] + report["rejected_count"]
     assert report["skipped"] == sum(report["skipped_by_reason"].values())
     assert report["rejected_count"] == len(report["rejected"])
+    assert report["files"] == len(report["by_file"])
     for f in report["by_file"]:
         assert f["records"] == f["added"] + f["skipped"] + f["rejected"], f
     for key in ("records", "added", "skipped", "rejected"):

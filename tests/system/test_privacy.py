@@ -201,7 +201,7 @@ def test_no_credential_reaches_the_database_files(run: Run, db_path: Path, tmp_p
 
 # -- credentials in the shapes notes keep them (fixtures/secrets/MEMORY.md) --------------------
 
-NOTES = Path(__file__).resolve().parents[1] / "fixtures" / "secrets" / "MEMORY.md"
+NOTES = Path(__file__).resolve().parents[2] / "fixtures" / "secrets" / "MEMORY.md"
 # Each invented value in the fixture, and the kind its line reports.
 NOTE_SECRETS = {
     "Rt7PrivFix29": "password",  # Router SSH access: 192.168.1.1, root/…

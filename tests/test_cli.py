@@ -6,7 +6,7 @@ import sqlite3
 
 import orjson
 import pytest
-from helpers_state import ENTRY_FIELDS
+from helpers import ENTRY_FIELDS
 
 from memctl.store import Store
 

@@ -13,7 +13,7 @@ from memctl import segment
 from memctl.classify import facts, injection, rules
 from memctl.classify.gate import Index, gated, grams, requirement
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "classify"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "classify"
 TEXTS = [
     json.loads(line)["text"]
     for name in ("labelled.jsonl", "heldout.jsonl")

@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 import pytest
-from helpers_state import (
+from helpers import (
     check_report,
     db_state,
     integrity,

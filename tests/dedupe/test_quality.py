@@ -17,7 +17,7 @@ from corpus import seed_shape
 
 from memctl.dedupe.engine import Engine, Item
 
-FIXTURE = Path(__file__).parents[1] / "fixtures" / "dedupe" / "labelled.jsonl"
+FIXTURE = Path(__file__).parents[2] / "fixtures" / "dedupe" / "labelled.jsonl"
 
 
 def pairwise(labels: dict[int, int], groups: dict[int, int]) -> tuple[float, float, int, int]:

@@ -1,0 +1,1 @@
+"""Tests of memctl/classify/ (see tests/conftest.py for the shared fixtures)."""

@@ -1,0 +1,1 @@
+"""Tests of memctl/ingest/ (see tests/conftest.py for the shared fixtures)."""

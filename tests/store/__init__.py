@@ -1,0 +1,1 @@
+"""Tests of memctl/store/ (see tests/conftest.py for the shared fixtures)."""
