@@ -104,7 +104,7 @@ def accept_all(records: list[Record]) -> list[Accepted | Rejection | str]:
 
 # What a worker sends back for an accepted record: the Accepted fields but the record (the
 # main process has it), plus what accepting changed in the record: its heading path and
-# restored export fields, redacted (tests/test_importer_parallel.py checks nothing else changes).
+# restored export fields, redacted (tests/importer/test_parallel.py checks nothing else changes).
 Shipped = tuple[str, str, str, str | None, list[str], str | None, dict[str, Any]]
 
 

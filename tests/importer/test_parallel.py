@@ -13,12 +13,13 @@ import pytest
 
 import memctl.importer as importer
 import memctl.importer.accept as accepting
+import memctl.importer.classify as classifying
 import memctl.importer.read as reading
 import memctl.parallel as parallel
 from memctl.models import Record
 from memctl.store import Store
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 COLUMNS = "content, realm, layer, status, audience, importance, confidence, expires_at, " \
     "review_reasons, fact_key, fact_value, merged_into"  # fmt: skip
 # Everything but times: the heading path (redacted by whichever process accepted the record)
@@ -43,15 +44,15 @@ def _entries(
     monkeypatch.setattr(parallel.Shared, "__init__", counting_init)
     if threshold == 1:  # the main process slowed down, so that the worker does most of the work
         parent = os.getpid()
-        for name in ("_accept_to_ship", "_classified"):
-            fn = getattr(importer, name)
+        for module, name in ((accepting, "ship"), (classifying, "classified")):
+            fn = getattr(module, name)
 
             def slowed(*args, fn=fn):  # type: ignore[no-untyped-def]
                 if os.getpid() == parent:
                     time.sleep(0.005)
                 return fn(*args)
 
-            monkeypatch.setattr(importer, name, slowed)
+            monkeypatch.setattr(module, name, slowed)
     store = Store.open(db)
     try:
         report = importer.import_paths(store.for_user("u"), [FIXTURES, extra])
