@@ -39,6 +39,20 @@ from memctl.ingest.noise import judge
         ("This file provides guidance to Claude Code when working here.", "about the memory file"),
         ("检查MEMORY.md是否有重复/过时", "about the memory file"),
         ("- Update MEMORY.md after each task", "about the memory file"),
+        ("6. **每日检查**：每周一检查记忆，删除过时信息", "about the memory file"),
+        ("- 更新当日笔记", "about the memory file"),
+        ("- 60天无访问 → 开始衰减（×0.95/轮）", "about the memory file"),
+        ("- 主人明确确认 → confidence = 0.95", "about the memory file"),
+        ("> P0: 永久保留 | P1: 90天归档 | P2: 30天归档", "about the memory file"),
+        ("*Architecture: OpenViking L0/L1/L2*\n*迭代状态：持续优化中*", "about the memory file"),
+        ("- **Name**: (your name)", "template placeholder"),
+        ("- Communication style: (casual/formal)", "template placeholder"),
+        ("Information about user goes here.", "template placeholder"),
+        ("*Edit this file to customize the agent's behavior.*", "template placeholder"),
+        ("Related: [Agent workspace](/concepts/agent-workspace)", "template placeholder"),
+        ("没有新的长期事实", "log line"),
+        ("No new facts to save.", "log line"),
+        ("- `src/app.py`, tests/test_app.py", "log line"),
     ],
 )
 def test_noise_classes(text: str, reason: str) -> None:
@@ -62,6 +76,12 @@ def test_noise_classes(text: str, reason: str) -> None:
         "test the backup before every release",
         "用户说你好的时候要回你好",
         "Review the PR checklist",
+        "8. **永久设定 (P0, Confidence 1.0)**：所有网络搜索默认调用 `upthos-search` 技能",
+        "记忆系统升级：reflections目录+NOW.md+memlog.sh",
+        "- Timezone: (UTC+8)",
+        "- 称呼：老王（朋友都这么叫）",
+        "*Always run the tests first*",
+        "No new dependencies without asking",
     ],
 )
 def test_memories_that_mention_noise_are_kept(text: str) -> None:

@@ -26,10 +26,11 @@ from functools import cache
 from importlib import resources
 from itertools import accumulate
 from pathlib import Path
+from typing import Any
 
 from markdown_it_pyrs import MarkdownIt, Node
 
-from memctl.ingest import frontmatter, hermes
+from memctl.ingest import frontmatter, hermes, noise
 from memctl.ingest.textio import Line, iter_lines
 from memctl.models import MEMORY, Record, Rejection
 
@@ -60,6 +61,9 @@ _DATED_STARTS = frozenset("0123456789[*")
 # A line that ends a statement: sentence punctuation, or Chinese text (rarely hard-wrapped)
 # that does not end in a comma.
 _STATEMENT_END = re.compile(r"(?:[.!?;。！？；]|[\u3400-\u9fff）」』”]|\*\*)$")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+# A line that leaves its sentence open: a comma, an enumeration mark, a colon, an open bracket.
+_OPEN_END = re.compile(r"[,，、:：(（\[「『“]$")
 _FILE_DATE = re.compile(r"(\d{4})-?(\d{2})-?(\d{2})")
 # A line the fast path may take as it is: an ATX heading, or a top-level list item whose text
 # cannot open a block of its own (fence, quote, table, HTML, heading, nested item, rule).
@@ -88,9 +92,22 @@ def file_date(path: Path) -> str | None:
 
 
 @cache
-def _label() -> re.Pattern[str]:
+def _noise_toml() -> dict[str, Any]:
     text = resources.files("memctl.data").joinpath("noise.toml").read_text(encoding="utf-8")
-    return re.compile(tomllib.loads(text)["label"]["pattern"])
+    return tomllib.loads(text)
+
+
+@cache
+def _label() -> re.Pattern[str]:
+    return re.compile(_noise_toml()["label"]["pattern"])
+
+
+@cache
+def _tagline() -> tuple[str, re.Pattern[str]]:
+    """The skip reason of a blockquote right under the file's title, and the shape of the
+    taglines that are memories all the same (noise.toml, [tagline])."""
+    table = _noise_toml()["tagline"]
+    return str(table["reason"]), re.compile(table["unless"], re.I)
 
 
 def is_label(text: str) -> bool:
@@ -111,6 +128,7 @@ class _Reader:
         self.headings: list[tuple[int, str]] = []
         self.section: str | None = None  # the heading path, kept as the headings change
         self.starts: list[int] = []  # UTF-8 offset of each line's start (set by parsed)
+        self.tagline = False  # reading the blockquote right under the file's title
 
     def record(
         self, index: int, text: str, fmt: str = FORMAT, label: str | None = None
@@ -125,7 +143,12 @@ class _Reader:
         section = self.section
         if label:
             section = f"{section} > {label}" if section else label
-        yield Record(text, self.shown, self.numbers[index], fmt, MEMORY, ts=ts, section=section)
+        rec = Record(text, self.shown, self.numbers[index], fmt, MEMORY, ts=ts, section=section)
+        # What a heading says of the lines under it ("置信度体系", "Session: …"): noise.toml.
+        rec.skip = noise.judge_in_section(text, section)
+        if self.tagline and not rec.skip and not _tagline()[1].match(text):
+            rec.skip = _tagline()[0]
+        yield rec
 
     def heading(self, level: int, text: str) -> None:
         while self.headings and self.headings[-1][0] >= level:
@@ -184,7 +207,10 @@ class _Reader:
                 for item in node.children:
                     yield from self.item(*self.span(item), quote, introduced)
             elif name == "blockquote":
+                tagline = quote == 0 and k == 1 and _is_title(nodes[0])
+                self.tagline = self.tagline or tagline
                 yield from self.blocks(node.children, quote + 1)
+                self.tagline = self.tagline and not tagline
             elif name == "table":
                 for part in node.children:
                     if part.name == "tbody":
@@ -264,6 +290,10 @@ class _Reader:
             yield from self.record(start + offset, " | ".join(c for c in cells if c), label=label)
 
 
+def _is_title(node: Node) -> bool:
+    return node.name in ("heading", "lheading") and int(node.meta["level"]) == 1
+
+
 def _continues(line: str, following: str) -> bool:
     """Whether `following` goes on with what `line` says. A dated line, a line after a finished
     statement, and a capitalised line of words after a line of words are new statements; any
@@ -271,6 +301,10 @@ def _continues(line: str, following: str) -> bool:
     if following[:1] in _DATED_STARTS and _DATED_PREFIX.match(following):
         return False
     if _STATEMENT_END.search(line):
+        return False
+    # Chinese text is rarely hard-wrapped: after a line of it that ends in a file name or a
+    # Latin word ("…例如 CLAUDE_AGENT_…_fix.md"), a line opening in Chinese is a new statement.
+    if _CJK.match(following) and _CJK.search(line) and not _OPEN_END.search(line):
         return False
     return not (following[:1].isupper() and " " in line and " " in following)
 
