@@ -605,3 +605,24 @@ def test_the_blockquote_under_the_title_is_the_files_tagline(tmp_path: Path) -> 
     # A tagline about the person is a memory all the same.
     about = write(tmp_path, "# USER.md\n\n> 我的主人是一位风水师。\n", "USER.md")
     assert [(r.line, r.skip) for r in records(about)] == [(3, None)]
+
+
+def test_an_unchecked_box_is_a_task_still_to_do(tmp_path: Path) -> None:
+    from memctl.ingest.frontmatter import apply_hint
+
+    path = write(tmp_path, "- [ ] 建立标准化的外联评论模板库\n- [x] 续费服务器\n- 每周一写周报\n")
+    assert [r.layer_hint for r in records(path)] == ["open_task", None, None]
+    assert apply_hint("procedural", "open_task") == "episodic"
+
+
+def test_unchecked_boxes_of_an_unfilled_template_are_options_nobody_picked(
+    tmp_path: Path,
+) -> None:
+    template = "# User\n\n- **Name**: (your name)\n- **Timezone**: (your timezone)\n"
+    template += (
+        "- **Role**: (your role, e.g. developer)\n\n## Style\n\n- [ ] Casual\n- [ ] Technical\n"
+    )
+    got = [(r.line, r.skip) for r in records(write(tmp_path, template, "USER.md"))]
+    assert got[-2:] == [(9, "template placeholder"), (10, "template placeholder")]
+    notes = "# Todo\n\n- [ ] Casual Friday outfit\n- 用户在杭州\n"
+    assert [r.skip for r in records(write(tmp_path, notes))] == [None, None]

@@ -43,6 +43,10 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
 _RULE = re.compile(r"^ {0,3}([-*_])(\s*\1){2,}\s*$")
 _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])[ \t]*")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
+_OPEN_BOX = re.compile(r"^\[ \]\s*")
+# The layer hint of an unchecked list item (frontmatter.toml, [marker_types]).
+OPEN_TASK = "open_task"
+TEMPLATE = "template placeholder"  # noise.toml: the reason of unfilled template slots
 _QUOTE = re.compile(r"^ {0,3}> ?")
 # Agents' list items that CommonMark reads as paragraphs: "-text" and "• text".
 _LOOSE_ITEM = re.compile(r"^(\s*)(?:-(?=[^\s>-])|•\s*)")
@@ -103,6 +107,12 @@ def _label() -> re.Pattern[str]:
 
 
 @cache
+def _template_share() -> dict[str, float]:
+    """When a file is an unfilled template (noise.toml, [template])."""
+    return {k: float(v) for k, v in _noise_toml()["template"].items()}
+
+
+@cache
 def _tagline() -> tuple[str, re.Pattern[str]]:
     """The skip reason of a blockquote right under the file's title, and the shape of the
     taglines that are memories all the same (noise.toml, [tagline])."""
@@ -131,7 +141,12 @@ class _Reader:
         self.tagline = False  # reading the blockquote right under the file's title
 
     def record(
-        self, index: int, text: str, fmt: str = FORMAT, label: str | None = None
+        self,
+        index: int,
+        text: str,
+        fmt: str = FORMAT,
+        label: str | None = None,
+        hint: str | None = None,
     ) -> Iterator[Record]:
         """The record (none if no text is left once a dated prefix is cut)."""
         text = text.strip()
@@ -144,6 +159,7 @@ class _Reader:
         if label:
             section = f"{section} > {label}" if section else label
         rec = Record(text, self.shown, self.numbers[index], fmt, MEMORY, ts=ts, section=section)
+        rec.layer_hint = hint
         # What a heading says of the lines under it ("置信度体系", "Session: …"): noise.toml.
         rec.skip = noise.judge_in_section(text, section)
         if self.tagline and not rec.skip and not _tagline()[1].match(text):
@@ -169,7 +185,8 @@ class _Reader:
                 assert m is not None
                 self.heading(len(m[1]), m[2] or "")
             else:
-                yield from self.record(index, _item_text(line))
+                text, hint = _item_text(line)
+                yield from self.record(index, text, hint=hint)
 
     # --- the general path -------------------------------------------------------------------
 
@@ -272,15 +289,17 @@ class _Reader:
         lines = self.text(start, end, quote)
         m = _MARKER.match(lines[0])
         indent = m.end() if m else 0
-        body = [_CHECKBOX.sub("", lines[0][indent:].strip())]
+        first = lines[0][indent:].strip()
+        hint = OPEN_TASK if _OPEN_BOX.match(first) else None
+        body = [_CHECKBOX.sub("", first)]
         for offset, line in enumerate(lines[1:], 1):
             if line.strip() and _indent(line) < min(indent, 2):
-                yield from self.record(start, "\n".join(body), label=label)
+                yield from self.record(start, "\n".join(body), label=label, hint=hint)
                 yield from self.paragraph(start + offset, end, quote, label)
                 return
             if line.strip():
                 body.append(line.strip())
-        yield from self.record(start, "\n".join(body), label=label)
+        yield from self.record(start, "\n".join(body), label=label, hint=hint)
 
     def rows(self, start: int, lines: list[str], label: str | None) -> Iterator[Record]:
         for offset, row in enumerate(lines):
@@ -321,9 +340,13 @@ def _unquote(line: str, depth: int) -> str:
     return line
 
 
-def _item_text(line: str) -> str:
+def _item_text(line: str) -> tuple[str, str | None]:
+    """A flat line's text without its list marker and checkbox, and its layer hint."""
     m = _MARKER.match(line)
-    return _CHECKBOX.sub("", line[m.end() :].strip()) if m else line.strip()
+    if not m:
+        return line.strip(), None
+    text = line[m.end() :].strip()
+    return _CHECKBOX.sub("", text), OPEN_TASK if _OPEN_BOX.match(text) else None
 
 
 def read_markdown(path: Path) -> Iterator[Record | Rejection]:
@@ -344,9 +367,24 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
     if all(
         not line.strip() or (_SIMPLE.fullmatch(line) and not _RULE.match(line)) for line in lines
     ):
-        yield from frontmatter.annotate(reader.flat(), hint)
+        found = reader.flat()
     else:
-        yield from frontmatter.annotate(reader.parsed(), hint)
+        found = reader.parsed()
+    yield from frontmatter.annotate(_template_options(found), hint)
+
+
+def _template_options(records: Iterator[Record]) -> Iterator[Record]:
+    """In a template nobody filled in (most of its records are unfilled slots), an unchecked
+    box is an option never picked ("- [ ] Casual"), not a task: a template placeholder."""
+    found = list(records)
+    options = [r for r in found if r.layer_hint == OPEN_TASK and not r.skip]
+    if options:
+        unfilled = sum(r.skip == TEMPLATE or noise.judge(r.text) == TEMPLATE for r in found)
+        share = _template_share()
+        if unfilled >= share["min_slots"] and unfilled >= share["min_share"] * len(found):
+            for r in options:
+                r.skip = TEMPLATE
+    yield from found
 
 
 def _blank_front_matter(numbers: list[int], lines: list[str]) -> None:
