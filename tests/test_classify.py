@@ -360,3 +360,66 @@ def test_only_the_nearest_heading_makes_a_log() -> None:
     lesson = classify("DeepSeek 适合批量生成内容", section="2026-02-14 工作日志 > 经验总结", **note)
     data = classify("推特粉丝 2,807", section="2026-02-14 工作日志 > 今日数据", **note)
     assert (lesson.layer, data.layer) == ("procedural", "episodic")
+
+
+# --- classes of issue 10's real files (tests/quality dev half and public hermes homes) --------
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "section", "layer"),
+    [
+        # The user's machines and home network, listed as an inventory, are profile.
+        ("Infrastructure:\n- NAS 群晖 DS920+，内网 192.168.50.10\n- 路由器刷了 OpenWrt", "MEMORY.md",
+         None, "profile"),
+        ("主人：Yu / 一宅一句", "MEMORY.md", "MEMORY > P0 - 永久信息 (核心身份)", "profile"),
+        # A labelled figure is a snapshot that goes stale, even in USER.md under "About".
+        ("**粉丝数：** 2,807", "ws/openclaw_USER.md", "USER.md - About My Human > Social Media",
+         "episodic"),
+        # A content or visual style is the work's know-how; 核心身份 heads a tier, not a persona.
+        ("风格：专业建议+个人经验，不硬广", "memory/2026-02-14.md", "超精准外联 > 任务目标",
+         "procedural"),
+        ("系统架构：5子代理模式", "MEMORY.md", "MEMORY > P0 - 永久信息 (核心身份)", "procedural"),
+        ("说话风格：简洁，偶尔吐槽", "SOUL.md", None, "persona"),
+        # A rule the note calls a red line is a hard limit.
+        ("行为红线：未经同意禁止①换模型②改文件/skill/配置。流程：出方案→确认→执行。", "MEMORY.md",
+         None, "boundary"),
+        # 呼叫我 is no address; what the agent cannot do stays procedural.
+        ("Hermes在Discord是纯文本模式，无法监听/回应语音频道。用户曾在语音里呼叫我但我没有回应。",
+         "MEMORY.md", None, "procedural"),
+        # A setup change with 了 is standing know-how; a NOW.md line is a status snapshot.
+        ("服务器 SSH 端口改成了 2222", "MEMORY.md", None, "procedural"),
+        ("博客首页改版", "memory/NOW.md", None, "episodic"),
+    ],
+)  # fmt: skip
+def test_layers_of_real_note_shapes(text: str, path: str, section: str | None, layer: str) -> None:
+    assert classify(text, path=path, section=section).layer == layer
+
+
+def test_a_sum_of_money_is_private_but_not_personal_life() -> None:
+    budget = classify("**月度预算**：¥119")
+    assert (budget.audience, budget.realm_cued) == ("private", False)
+    salary = classify("月薪 3 万，房贷每月 8000")
+    assert (salary.audience, salary.realm) == ("private", "real")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "审查脚本: scripts/qwen_review.py，skill: l1-review+sprint-contract",
+        "记忆管理器已创建在 `custom/scripts/memory-manager.js`",
+        "需求：两边记忆/SOUL.md数据同步",
+        "早报Twitter bug：Agent总把昨天推文误判为今日已发",
+    ],
+)
+def test_tooling_words_do_not_make_a_line_work(text: str) -> None:
+    assert classify(text).realm != "work"
+
+
+def test_a_client_and_a_sprint_as_people_and_a_way_of_working_are_work() -> None:
+    assert classify("Send the weekly report to the client every Friday").realm == "work"
+    assert classify("Plan the next sprint with the team on Monday").realm == "work"
+
+
+def test_a_long_number_after_an_id_label_is_private() -> None:
+    assert classify("Discord服务器香蕉的服务器 ID: 1453031874082373687").audience == "private"
+    assert classify("表「项目」ID: tbl3Ga47JV9sNzyd").audience == "public"
