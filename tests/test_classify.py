@@ -369,8 +369,8 @@ def test_only_the_nearest_heading_makes_a_log() -> None:
     ("text", "path", "section", "layer"),
     [
         # The user's machines and home network, listed as an inventory, are profile.
-        ("Infrastructure:\n- NAS 群晖 DS920+，内网 192.168.50.10\n- 路由器刷了 OpenWrt", "MEMORY.md",
-         None, "profile"),
+        ("Infrastructure:\n- NAS 群晖 DS920+，内网 192.168.50.10\n- 路由器刷了 OpenWrt",
+         "MEMORY.md", None, "profile"),
         ("主人：Yu / 一宅一句", "MEMORY.md", "MEMORY > P0 - 永久信息 (核心身份)", "profile"),
         # A labelled figure is a snapshot that goes stale, even in USER.md under "About".
         ("**粉丝数：** 2,807", "ws/openclaw_USER.md", "USER.md - About My Human > Social Media",
