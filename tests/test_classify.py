@@ -423,3 +423,20 @@ def test_a_client_and_a_sprint_as_people_and_a_way_of_working_are_work() -> None
 def test_a_long_number_after_an_id_label_is_private() -> None:
     assert classify("Discord服务器香蕉的服务器 ID: 1453031874082373687").audience == "private"
     assert classify("表「项目」ID: tbl3Ga47JV9sNzyd").audience == "public"
+
+
+@pytest.mark.parametrize(
+    ("text", "layer", "audience"),
+    [
+        # The reply language in the bare shape of notes, and a working style, are profile.
+        ("中文输出。需权限时用中文解释。直率准确优于认可", "profile", "public"),
+        ("决策风格：系统性对比论证，重视推导过程。", "profile", "public"),
+        # The user's finances are private without a currency sign.
+        ("财务：税后20万/年，日常8万，结余9万", "profile", "private"),
+        # A chat id in brackets after the channel is an account identifier.
+        ("每日复盘提醒：22:00发到Discord当前子区(1489687768732008549)", "procedural", "private"),
+    ],
+)
+def test_user_file_shapes_of_public_hermes_homes(text: str, layer: str, audience: str) -> None:
+    c = classify(text, path="memories/USER.md")
+    assert (c.layer, c.audience) == (layer, audience)
