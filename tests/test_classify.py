@@ -440,3 +440,19 @@ def test_a_long_number_after_an_id_label_is_private() -> None:
 def test_user_file_shapes_of_public_hermes_homes(text: str, layer: str, audience: str) -> None:
     c = classify(text, path="memories/USER.md")
     assert (c.layer, c.audience) == (layer, audience)
+
+
+def test_a_log_of_actions_is_a_log_and_a_register_of_facts_is_not() -> None:
+    note = {"path": "memory/2026-02-14.md"}
+    done = classify("Open Graph + Twitter Card", section="MEMORY > 网站SEO优化记录", **note)
+    limit = classify("Web搜索需配置Brave API key", section="外联 > 技术限制记录", **note)
+    made = classify(
+        '**卧室装修**：针对"床头对卫生间门"场景', section="外联 > 生成的外联评论", **note
+    )
+    assert (done.layer, limit.layer, made.layer) == ("episodic", "procedural", "episodic")
+
+
+def test_the_user_as_the_object_of_a_requirement_is_no_fact_about_them() -> None:
+    how = classify("**浏览器连接**：需要用户在Chrome中点击OpenClaw扩展图标才能使用自动化")
+    assert how.layer == "procedural"
+    assert classify("用户在杭州工作").layer == "profile"
