@@ -456,3 +456,11 @@ def test_the_user_as_the_object_of_a_requirement_is_no_fact_about_them() -> None
     how = classify("**浏览器连接**：需要用户在Chrome中点击OpenClaw扩展图标才能使用自动化")
     assert how.layer == "procedural"
     assert classify("用户在杭州工作").layer == "profile"
+
+
+def test_the_persons_own_attributes_are_real_life_in_a_business_file() -> None:
+    business = "ws/MEMORY.md"
+    assert classify("Timezone | Asia/Shanghai", path=business).realm_cued is True
+    assert classify("Display | 一宅一句", path=business).realm_cued is True
+    # A job's time zone is its setup: it says nothing of whose life it is.
+    assert classify("修好 cron 任务（上次因为时区写错没跑）", path=business).realm_cued is False
