@@ -464,3 +464,9 @@ def test_the_persons_own_attributes_are_real_life_in_a_business_file() -> None:
     assert classify("Display | 一宅一句", path=business).realm_cued is True
     # A job's time zone is its setup: it says nothing of whose life it is.
     assert classify("修好 cron 任务（上次因为时区写错没跑）", path=business).realm_cued is False
+
+
+def test_a_prohibition_about_the_code_is_a_coding_rule() -> None:
+    assert classify("Never import typer in pipeline code", path="CLAUDE.md").layer == "procedural"
+    assert classify("不要硬编码 API 地址", path="CLAUDE.md").layer == "procedural"
+    assert classify("Never push directly to main.").layer == "boundary"
