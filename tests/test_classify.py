@@ -470,3 +470,9 @@ def test_a_prohibition_about_the_code_is_a_coding_rule() -> None:
     assert classify("Never import typer in pipeline code", path="CLAUDE.md").layer == "procedural"
     assert classify("不要硬编码 API 地址", path="CLAUDE.md").layer == "procedural"
     assert classify("Never push directly to main.").layer == "boundary"
+
+
+def test_an_entry_opening_on_the_users_taste_is_profile() -> None:
+    text = "用户偏好高效执行：说“立即行动”时直接开始优化，不要过多规划讨论，先跑 `make test` 再提交"
+    assert classify(text, path="memories/MEMORY.md").layer == "profile"
+    assert classify("用户要求先出方案再执行", path="memories/MEMORY.md").layer != "profile"
