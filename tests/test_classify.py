@@ -473,6 +473,9 @@ def test_a_prohibition_about_the_code_is_a_coding_rule() -> None:
 
 
 def test_an_entry_opening_on_the_users_taste_is_profile() -> None:
-    text = "用户偏好高效执行：说“立即行动”时直接开始优化，不要过多规划讨论，先跑 `make test` 再提交"
-    assert classify(text, path="memories/MEMORY.md").layer == "profile"
+    for text in (
+        "用户习惯：先在 staging 跑 `make test`，再用 `git push` 部署到 prod 服务器",
+        "The user prefers to deploy with `make deploy` after the CI passes on staging",
+    ):
+        assert classify(text, path="memories/MEMORY.md").layer == "profile", text
     assert classify("用户要求先出方案再执行", path="memories/MEMORY.md").layer != "profile"
