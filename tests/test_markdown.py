@@ -605,6 +605,10 @@ def test_the_blockquote_under_the_title_is_the_files_tagline(tmp_path: Path) -> 
     # A tagline about the person is a memory all the same.
     about = write(tmp_path, "# USER.md\n\n> 我的主人是一位风水师。\n", "USER.md")
     assert [(r.line, r.skip) for r in records(about)] == [(3, None)]
+    mission = write(
+        tmp_path, "# NOW.md\n\n> 🎯 **Mission**: 直接响应用户，处理服务重启\n", "NOW.md"
+    )
+    assert [(r.line, r.skip) for r in records(mission)] == [(3, None)]
 
 
 def test_an_unchecked_box_is_a_task_still_to_do(tmp_path: Path) -> None:

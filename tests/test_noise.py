@@ -51,6 +51,7 @@ from memctl.ingest.noise import judge
         ("*Edit this file to customize the agent's behavior.*", "template placeholder"),
         ("Related: [Agent workspace](/concepts/agent-workspace)", "template placeholder"),
         ("没有新的长期事实", "log line"),
+        ("*Updated: 2026-03-19 00:46*", "about the memory file"),
         ("No new facts to save.", "log line"),
         ("- `src/app.py`, tests/test_app.py", "log line"),
     ],
