@@ -52,6 +52,9 @@ from memctl.ingest.noise import judge
         ("Related: [Agent workspace](/concepts/agent-workspace)", "template placeholder"),
         ("没有新的长期事实", "log line"),
         ("*Updated: 2026-03-19 00:46*", "about the memory file"),
+        ("MEMORY.md | 长期记忆（主人偏好、私聊经验）", "about the memory file"),
+        ("- [USER.md](USER.md) — 用户信息", "about the memory file"),
+        ("memory/YYYY-MM-DD.md | 每日流水", "about the memory file"),
         ("No new facts to save.", "log line"),
         ("- `src/app.py`, tests/test_app.py", "log line"),
     ],
@@ -83,6 +86,8 @@ def test_noise_classes(text: str, reason: str) -> None:
         "- 称呼：老王（朋友都这么叫）",
         "*Always run the tests first*",
         "No new dependencies without asking",
+        "README.md: 项目说明在这里",
+        "memory/2026-02-14.md: 修好了 cron",
     ],
 )
 def test_memories_that_mention_noise_are_kept(text: str) -> None:
