@@ -479,3 +479,16 @@ def test_an_entry_opening_on_the_users_taste_is_profile() -> None:
     ):
         assert classify(text, path="memories/MEMORY.md").layer == "profile", text
     assert classify("用户要求先出方案再执行", path="memories/MEMORY.md").layer != "profile"
+
+
+@pytest.mark.parametrize(
+    ("text", "audience"),
+    [
+        ("生日：1994-07-19", "private"),
+        ("用户生日是3月5日", "private"),
+        ("birthday: 1990-05-03", "private"),
+        ("我们在生日那天去了西湖", "public"),
+    ],
+)
+def test_a_date_of_birth_is_private(text: str, audience: str) -> None:
+    assert classify(text).audience == audience
