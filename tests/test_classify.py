@@ -409,6 +409,12 @@ def test_a_sum_of_money_is_private_but_not_personal_life() -> None:
         "记忆管理器已创建在 `custom/scripts/memory-manager.js`",
         "需求：两边记忆/SOUL.md数据同步",
         "早报Twitter bug：Agent总把昨天推文误判为今日已发",
+        "修改业务逻辑前先写测试",
+        "5子代理团队协同，每日08:00数据简报",
+        "the agent team handles reviews",
+        "流量走代理，直连会超时",
+        "订单表加索引",
+        "读财报做投资决策",
     ],
 )
 def test_tooling_words_do_not_make_a_line_work(text: str) -> None:
@@ -418,6 +424,8 @@ def test_tooling_words_do_not_make_a_line_work(text: str) -> None:
 def test_a_client_and_a_sprint_as_people_and_a_way_of_working_are_work() -> None:
     assert classify("Send the weekly report to the client every Friday").realm == "work"
     assert classify("Plan the next sprint with the team on Monday").realm == "work"
+    assert classify("和团队对齐需求").realm == "work"
+    assert classify("业务方要求周五上线").realm == "work"
 
 
 def test_a_long_number_after_an_id_label_is_private() -> None:
