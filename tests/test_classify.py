@@ -500,3 +500,8 @@ def test_an_entry_opening_on_the_users_taste_is_profile() -> None:
 )
 def test_a_date_of_birth_is_private(text: str, audience: str) -> None:
     assert classify(text).audience == audience
+
+
+def test_a_this_or_that_inside_a_rule_leans_on_no_missing_context() -> None:
+    assert classify("遇到这个错误时先重启 gateway", path="memories/MEMORY.md").realm == "real"
+    assert classify("这个要记得").realm == "unknown"
