@@ -505,3 +505,13 @@ def test_a_date_of_birth_is_private(text: str, audience: str) -> None:
 def test_a_this_or_that_inside_a_rule_leans_on_no_missing_context() -> None:
     assert classify("遇到这个错误时先重启 gateway", path="memories/MEMORY.md").realm == "real"
     assert classify("这个要记得").realm == "unknown"
+
+
+@pytest.mark.parametrize(
+    "heading", ["Tasks Executed", "✅ 已完成", "🚧 进行中", "Pending", "Today (03/19)"]
+)
+def test_what_was_done_or_is_pending_is_a_status(heading: str) -> None:
+    text = "AI 热门推文日报：执行成功，采集到 12 条热点"
+    assert classify(text, path="memory/2026-02-14.md", section=f"Daily Log > {heading}").layer == (
+        "episodic"
+    )
