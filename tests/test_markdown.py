@@ -585,6 +585,13 @@ def test_bookkeeping_headings_mark_their_lines_as_about_the_file(tmp_path: Path)
     assert got == [(5, "about the memory file"), (8, "about the memory file"), (12, None)]
 
 
+def test_a_business_heading_about_retention_or_a_life_cycle_keeps_its_lines(
+    tmp_path: Path,
+) -> None:
+    text = "## Customer retention\n\n- 老客户复购率 32%\n\n## 产品生命周期\n\n- 新品三个月内上架\n"
+    assert [r.skip for r in records(write(tmp_path, text))] == [None, None]
+
+
 def test_bare_category_names_under_a_retention_tier_are_an_index(tmp_path: Path) -> None:
     text = "## P1 - 重要信息 (90天)\n- API配置和预算\n- 主人：Yu\n- **素材库**：\n  - 金句区：https://x\n"
     got = [(r.line, r.skip) for r in records(write(tmp_path, text))]
