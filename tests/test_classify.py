@@ -515,3 +515,8 @@ def test_what_was_done_or_is_pending_is_a_status(heading: str) -> None:
     assert classify(text, path="memory/2026-02-14.md", section=f"Daily Log > {heading}").layer == (
         "episodic"
     )
+
+
+def test_under_a_log_heading_a_workflow_word_says_what_was_done() -> None:
+    c = classify("三模型协同系统部署", path="MEMORY.md", section="MEMORY > L2 > 重要日期")
+    assert c.layer == "episodic"
