@@ -520,3 +520,14 @@ def test_what_was_done_or_is_pending_is_a_status(heading: str) -> None:
 def test_under_a_log_heading_a_workflow_word_says_what_was_done() -> None:
     c = classify("三模型协同系统部署", path="MEMORY.md", section="MEMORY > L2 > 重要日期")
     assert c.layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**与用户交流完全使用中文**: 所有对用户的交流、回复、总结等必须使用中文",
+        "用户输出强制使用 **中文**",
+    ],
+)
+def test_the_reply_language_named_after_what_it_governs_is_profile(text: str) -> None:
+    assert classify(text, path="CLAUDE.md").layer == "profile"
