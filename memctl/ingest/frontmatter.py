@@ -107,4 +107,5 @@ def apply_hint(layer: str, layer_hint: str | None) -> str:
 @lru_cache(maxsize=1)
 def _types() -> dict[str, tuple[str, ...]]:
     raw = tomllib.loads(resources.files("memctl.data").joinpath("frontmatter.toml").read_text())
-    return {k: tuple(v) for k, v in raw["claude_memory_types"].items()}
+    tables = (raw["claude_memory_types"], raw.get("marker_types", {}))
+    return {k: tuple(v) for table in tables for k, v in table.items()}

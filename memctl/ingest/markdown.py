@@ -26,10 +26,11 @@ from functools import cache
 from importlib import resources
 from itertools import accumulate
 from pathlib import Path
+from typing import Any
 
 from markdown_it_pyrs import MarkdownIt, Node
 
-from memctl.ingest import frontmatter, hermes
+from memctl.ingest import frontmatter, hermes, noise
 from memctl.ingest.textio import Line, iter_lines
 from memctl.models import MEMORY, Record, Rejection
 
@@ -42,6 +43,10 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
 _RULE = re.compile(r"^ {0,3}([-*_])(\s*\1){2,}\s*$")
 _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])[ \t]*")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
+_OPEN_BOX = re.compile(r"^\[ \]\s*")
+# The layer hint of an unchecked list item (frontmatter.toml, [marker_types]).
+OPEN_TASK = "open_task"
+TEMPLATE = "template placeholder"  # noise.toml: the reason of unfilled template slots
 _QUOTE = re.compile(r"^ {0,3}> ?")
 # Agents' list items that CommonMark reads as paragraphs: "-text" and "• text".
 _LOOSE_ITEM = re.compile(r"^(\s*)(?:-(?=[^\s>-])|•\s*)")
@@ -60,6 +65,9 @@ _DATED_STARTS = frozenset("0123456789[*")
 # A line that ends a statement: sentence punctuation, or Chinese text (rarely hard-wrapped)
 # that does not end in a comma.
 _STATEMENT_END = re.compile(r"(?:[.!?;。！？；]|[\u3400-\u9fff）」』”]|\*\*)$")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+# A line that leaves its sentence open: a comma, an enumeration mark, a colon, an open bracket.
+_OPEN_END = re.compile(r"[,，、:：(（\[「『“]$")
 _FILE_DATE = re.compile(r"(\d{4})-?(\d{2})-?(\d{2})")
 # A line the fast path may take as it is: an ATX heading, or a top-level list item whose text
 # cannot open a block of its own (fence, quote, table, HTML, heading, nested item, rule).
@@ -88,9 +96,28 @@ def file_date(path: Path) -> str | None:
 
 
 @cache
-def _label() -> re.Pattern[str]:
+def _noise_toml() -> dict[str, Any]:
     text = resources.files("memctl.data").joinpath("noise.toml").read_text(encoding="utf-8")
-    return re.compile(tomllib.loads(text)["label"]["pattern"])
+    return tomllib.loads(text)
+
+
+@cache
+def _label() -> re.Pattern[str]:
+    return re.compile(_noise_toml()["label"]["pattern"])
+
+
+@cache
+def _template_share() -> dict[str, float]:
+    """When a file is an unfilled template (noise.toml, [template])."""
+    return {k: float(v) for k, v in _noise_toml()["template"].items()}
+
+
+@cache
+def _tagline() -> tuple[str, re.Pattern[str]]:
+    """The skip reason of a blockquote right under the file's title, and the shape of the
+    taglines that are memories all the same (noise.toml, [tagline])."""
+    table = _noise_toml()["tagline"]
+    return str(table["reason"]), re.compile(table["unless"], re.I)
 
 
 def is_label(text: str) -> bool:
@@ -111,9 +138,15 @@ class _Reader:
         self.headings: list[tuple[int, str]] = []
         self.section: str | None = None  # the heading path, kept as the headings change
         self.starts: list[int] = []  # UTF-8 offset of each line's start (set by parsed)
+        self.tagline = False  # reading the blockquote right under the file's title
 
     def record(
-        self, index: int, text: str, fmt: str = FORMAT, label: str | None = None
+        self,
+        index: int,
+        text: str,
+        fmt: str = FORMAT,
+        label: str | None = None,
+        hint: str | None = None,
     ) -> Iterator[Record]:
         """The record (none if no text is left once a dated prefix is cut)."""
         text = text.strip()
@@ -125,7 +158,13 @@ class _Reader:
         section = self.section
         if label:
             section = f"{section} > {label}" if section else label
-        yield Record(text, self.shown, self.numbers[index], fmt, MEMORY, ts=ts, section=section)
+        rec = Record(text, self.shown, self.numbers[index], fmt, MEMORY, ts=ts, section=section)
+        rec.layer_hint = hint
+        # What a heading says of the lines under it ("置信度体系", "Session: …"): noise.toml.
+        rec.skip = noise.judge_in_section(text, section)
+        if self.tagline and not rec.skip and not _tagline()[1].match(text):
+            rec.skip = _tagline()[0]
+        yield rec
 
     def heading(self, level: int, text: str) -> None:
         while self.headings and self.headings[-1][0] >= level:
@@ -146,7 +185,8 @@ class _Reader:
                 assert m is not None
                 self.heading(len(m[1]), m[2] or "")
             else:
-                yield from self.record(index, _item_text(line))
+                text, hint = _item_text(line)
+                yield from self.record(index, text, hint=hint)
 
     # --- the general path -------------------------------------------------------------------
 
@@ -184,7 +224,10 @@ class _Reader:
                 for item in node.children:
                     yield from self.item(*self.span(item), quote, introduced)
             elif name == "blockquote":
+                tagline = quote == 0 and k == 1 and _is_title(nodes[0])
+                self.tagline = self.tagline or tagline
                 yield from self.blocks(node.children, quote + 1)
+                self.tagline = self.tagline and not tagline
             elif name == "table":
                 for part in node.children:
                     if part.name == "tbody":
@@ -246,15 +289,17 @@ class _Reader:
         lines = self.text(start, end, quote)
         m = _MARKER.match(lines[0])
         indent = m.end() if m else 0
-        body = [_CHECKBOX.sub("", lines[0][indent:].strip())]
+        first = lines[0][indent:].strip()
+        hint = OPEN_TASK if _OPEN_BOX.match(first) else None
+        body = [_CHECKBOX.sub("", first)]
         for offset, line in enumerate(lines[1:], 1):
             if line.strip() and _indent(line) < min(indent, 2):
-                yield from self.record(start, "\n".join(body), label=label)
+                yield from self.record(start, "\n".join(body), label=label, hint=hint)
                 yield from self.paragraph(start + offset, end, quote, label)
                 return
             if line.strip():
                 body.append(line.strip())
-        yield from self.record(start, "\n".join(body), label=label)
+        yield from self.record(start, "\n".join(body), label=label, hint=hint)
 
     def rows(self, start: int, lines: list[str], label: str | None) -> Iterator[Record]:
         for offset, row in enumerate(lines):
@@ -264,6 +309,10 @@ class _Reader:
             yield from self.record(start + offset, " | ".join(c for c in cells if c), label=label)
 
 
+def _is_title(node: Node) -> bool:
+    return node.name in ("heading", "lheading") and int(node.meta["level"]) == 1
+
+
 def _continues(line: str, following: str) -> bool:
     """Whether `following` goes on with what `line` says. A dated line, a line after a finished
     statement, and a capitalised line of words after a line of words are new statements; any
@@ -271,6 +320,10 @@ def _continues(line: str, following: str) -> bool:
     if following[:1] in _DATED_STARTS and _DATED_PREFIX.match(following):
         return False
     if _STATEMENT_END.search(line):
+        return False
+    # Chinese text is rarely hard-wrapped: after a line of it that ends in a file name or a
+    # Latin word ("…例如 CLAUDE_AGENT_…_fix.md"), a line opening in Chinese is a new statement.
+    if _CJK.match(following) and _CJK.search(line) and not _OPEN_END.search(line):
         return False
     return not (following[:1].isupper() and " " in line and " " in following)
 
@@ -287,9 +340,13 @@ def _unquote(line: str, depth: int) -> str:
     return line
 
 
-def _item_text(line: str) -> str:
+def _item_text(line: str) -> tuple[str, str | None]:
+    """A flat line's text without its list marker and checkbox, and its layer hint."""
     m = _MARKER.match(line)
-    return _CHECKBOX.sub("", line[m.end() :].strip()) if m else line.strip()
+    if not m:
+        return line.strip(), None
+    text = line[m.end() :].strip()
+    return _CHECKBOX.sub("", text), OPEN_TASK if _OPEN_BOX.match(text) else None
 
 
 def read_markdown(path: Path) -> Iterator[Record | Rejection]:
@@ -310,9 +367,24 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
     if all(
         not line.strip() or (_SIMPLE.fullmatch(line) and not _RULE.match(line)) for line in lines
     ):
-        yield from frontmatter.annotate(reader.flat(), hint)
+        found = reader.flat()
     else:
-        yield from frontmatter.annotate(reader.parsed(), hint)
+        found = reader.parsed()
+    yield from frontmatter.annotate(_template_options(found), hint)
+
+
+def _template_options(records: Iterator[Record]) -> Iterator[Record]:
+    """In a template nobody filled in (most of its records are unfilled slots), an unchecked
+    box is an option never picked ("- [ ] Casual"), not a task: a template placeholder."""
+    found = list(records)
+    options = [r for r in found if r.layer_hint == OPEN_TASK and not r.skip]
+    if options:
+        unfilled = sum(r.skip == TEMPLATE or noise.judge(r.text) == TEMPLATE for r in found)
+        share = _template_share()
+        if unfilled >= share["min_slots"] and unfilled >= share["min_share"] * len(found):
+            for r in options:
+                r.skip = TEMPLATE
+    yield from found
 
 
 def _blank_front_matter(numbers: list[int], lines: list[str]) -> None:

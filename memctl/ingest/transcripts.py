@@ -112,25 +112,8 @@ def records_from_item(obj: dict[str, Any], line: int, ctx: Context) -> list[Reco
         if isinstance(payload, dict) and ctx.session_id is None:
             ctx.session_id = _str(payload.get("id"))
         return []
-    if kind == "response_item":
-        payload = obj.get("payload")
-        if isinstance(payload, dict) and payload.get("type") == "message":
-            role = _str(payload.get("role")) or "unknown"
-            text = "\n".join(_text_parts(payload.get("content"))[0])
-            if ctx.is_echo(role, text, event=False):
-                return []
-            ts = iso_time(obj.get("timestamp"))
-            return _message(payload, line, ctx, ts=ts, fmt="codex")
-        return []
-    if kind == "event_msg":
-        payload = obj.get("payload")
-        if not isinstance(payload, dict) or not isinstance(payload.get("message"), str):
-            return []
-        speaker = _CODEX_EVENT_ROLES.get(str(payload.get("type")))
-        if speaker is None or ctx.is_echo(speaker, payload["message"], event=True):
-            return []
-        msg = {"role": speaker, "content": payload["message"]}
-        return _message(msg, line, ctx, ts=iso_time(obj.get("timestamp")), fmt="codex")
+    if kind in ("response_item", "event_msg"):
+        return _codex(obj, kind, line, ctx)
     if kind in ("user", "assistant") and isinstance(obj.get("message"), dict):
         return _claude(obj, line, ctx)
     if kind == "message" and isinstance(obj.get("message"), dict):  # OpenClaw
@@ -187,6 +170,28 @@ def records_from_item(obj: dict[str, Any], line: int, ctx: Context) -> list[Reco
 
 
 _CODEX_EVENT_ROLES = {"user_message": "user", "agent_message": "assistant"}
+
+
+def _codex(obj: dict[str, Any], kind: str, line: int, ctx: Context) -> list[Record]:
+    """A Codex rollout item: a `response_item` message, or the `event_msg` copy of one (read
+    only where the rollout has no response_item for it)."""
+    payload = obj.get("payload")
+    ts = iso_time(obj.get("timestamp"))
+    if kind == "response_item":
+        if not isinstance(payload, dict) or payload.get("type") != "message":
+            return []
+        role = _str(payload.get("role")) or "unknown"
+        text = "\n".join(_text_parts(payload.get("content"))[0])
+        if ctx.is_echo(role, text, event=False):
+            return []
+        return _message(payload, line, ctx, ts=ts, fmt="codex")
+    if not isinstance(payload, dict) or not isinstance(payload.get("message"), str):
+        return []
+    speaker = _CODEX_EVENT_ROLES.get(str(payload.get("type")))
+    if speaker is None or ctx.is_echo(speaker, payload["message"], event=True):
+        return []
+    msg = {"role": speaker, "content": payload["message"]}
+    return _message(msg, line, ctx, ts=ts, fmt="codex")
 
 
 def _prompt_skip(text: str) -> str | None:

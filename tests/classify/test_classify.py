@@ -360,3 +360,174 @@ def test_only_the_nearest_heading_makes_a_log() -> None:
     lesson = classify("DeepSeek 适合批量生成内容", section="2026-02-14 工作日志 > 经验总结", **note)
     data = classify("推特粉丝 2,807", section="2026-02-14 工作日志 > 今日数据", **note)
     assert (lesson.layer, data.layer) == ("procedural", "episodic")
+
+
+# --- classes of issue 10's real files (tests/quality dev half and public hermes homes) --------
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "section", "layer"),
+    [
+        # The user's machines and home network, listed as an inventory, are profile.
+        ("Infrastructure:\n- NAS 群晖 DS920+，内网 192.168.50.10\n- 路由器刷了 OpenWrt",
+         "MEMORY.md", None, "profile"),
+        ("主人：Yu / 一宅一句", "MEMORY.md", "MEMORY > P0 - 永久信息 (核心身份)", "profile"),
+        # A labelled figure is a snapshot that goes stale, even in USER.md under "About".
+        ("**粉丝数：** 2,807", "ws/openclaw_USER.md", "USER.md - About My Human > Social Media",
+         "episodic"),
+        # A content or visual style is the work's know-how; 核心身份 heads a tier, not a persona.
+        ("风格：专业建议+个人经验，不硬广", "memory/2026-02-14.md", "超精准外联 > 任务目标",
+         "procedural"),
+        ("系统架构：5子代理模式", "MEMORY.md", "MEMORY > P0 - 永久信息 (核心身份)", "procedural"),
+        ("说话风格：简洁，偶尔吐槽", "SOUL.md", None, "persona"),
+        # A rule the note calls a red line is a hard limit.
+        ("行为红线：未经同意禁止①换模型②改文件/skill/配置。流程：出方案→确认→执行。", "MEMORY.md",
+         None, "boundary"),
+        # 呼叫我 is no address; what the agent cannot do stays procedural.
+        ("Hermes在Discord是纯文本模式，无法监听/回应语音频道。用户曾在语音里呼叫我但我没有回应。",
+         "MEMORY.md", None, "procedural"),
+        # A setup change with 了 is standing know-how; a NOW.md line is a status snapshot.
+        ("服务器 SSH 端口改成了 2222", "MEMORY.md", None, "procedural"),
+        ("博客首页改版", "memory/NOW.md", None, "episodic"),
+    ],
+)  # fmt: skip
+def test_layers_of_real_note_shapes(text: str, path: str, section: str | None, layer: str) -> None:
+    assert classify(text, path=path, section=section).layer == layer
+
+
+def test_a_sum_of_money_is_private_but_not_personal_life() -> None:
+    budget = classify("**月度预算**：¥119")
+    assert (budget.audience, budget.realm_cued) == ("private", False)
+    salary = classify("月薪 3 万，房贷每月 8000")
+    assert (salary.audience, salary.realm) == ("private", "real")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "审查脚本: scripts/qwen_review.py，skill: l1-review+sprint-contract",
+        "记忆管理器已创建在 `custom/scripts/memory-manager.js`",
+        "需求：两边记忆/SOUL.md数据同步",
+        "早报Twitter bug：Agent总把昨天推文误判为今日已发",
+        "修改业务逻辑前先写测试",
+        "5子代理团队协同，每日08:00数据简报",
+        "the agent team handles reviews",
+        "流量走代理，直连会超时",
+        "订单表加索引",
+        "读财报做投资决策",
+    ],
+)
+def test_tooling_words_do_not_make_a_line_work(text: str) -> None:
+    assert classify(text).realm != "work"
+
+
+def test_a_client_and_a_sprint_as_people_and_a_way_of_working_are_work() -> None:
+    assert classify("Send the weekly report to the client every Friday").realm == "work"
+    assert classify("Plan the next sprint with the team on Monday").realm == "work"
+    assert classify("和团队对齐需求").realm == "work"
+    assert classify("业务方要求周五上线").realm == "work"
+
+
+def test_a_long_number_after_an_id_label_is_private() -> None:
+    assert classify("Discord服务器香蕉的服务器 ID: 1453031874082373687").audience == "private"
+    assert classify("表「项目」ID: tbl3Ga47JV9sNzyd").audience == "public"
+
+
+@pytest.mark.parametrize(
+    ("text", "layer", "audience"),
+    [
+        # The reply language in the bare shape of notes, and a working style, are profile.
+        ("中文输出。需权限时用中文解释。直率准确优于认可", "profile", "public"),
+        ("决策风格：系统性对比论证，重视推导过程。", "profile", "public"),
+        # The user's finances are private without a currency sign.
+        ("财务：税后20万/年，日常8万，结余9万", "profile", "private"),
+        # A chat id in brackets after the channel is an account identifier.
+        ("每日复盘提醒：22:00发到Discord当前子区(1489687768732008549)", "procedural", "private"),
+    ],
+)
+def test_user_file_shapes_of_public_hermes_homes(text: str, layer: str, audience: str) -> None:
+    c = classify(text, path="memories/USER.md")
+    assert (c.layer, c.audience) == (layer, audience)
+
+
+def test_a_log_of_actions_is_a_log_and_a_register_of_facts_is_not() -> None:
+    note = {"path": "memory/2026-02-14.md"}
+    done = classify("Open Graph + Twitter Card", section="MEMORY > 网站SEO优化记录", **note)
+    limit = classify("Web搜索需配置Brave API key", section="外联 > 技术限制记录", **note)
+    made = classify(
+        '**卧室装修**：针对"床头对卫生间门"场景', section="外联 > 生成的外联评论", **note
+    )
+    assert (done.layer, limit.layer, made.layer) == ("episodic", "procedural", "episodic")
+
+
+def test_the_user_as_the_object_of_a_requirement_is_no_fact_about_them() -> None:
+    how = classify("**浏览器连接**：需要用户在Chrome中点击OpenClaw扩展图标才能使用自动化")
+    assert how.layer == "procedural"
+    assert classify("用户在杭州工作").layer == "profile"
+
+
+def test_the_persons_own_attributes_are_real_life_in_a_business_file() -> None:
+    business = "ws/MEMORY.md"
+    assert classify("Timezone | Asia/Shanghai", path=business).realm_cued is True
+    assert classify("Display | 一宅一句", path=business).realm_cued is True
+    # A job's time zone is its setup: it says nothing of whose life it is.
+    assert classify("修好 cron 任务（上次因为时区写错没跑）", path=business).realm_cued is False
+
+
+def test_a_prohibition_about_the_code_is_a_coding_rule() -> None:
+    assert classify("Never import typer in pipeline code", path="CLAUDE.md").layer == "procedural"
+    assert classify("不要硬编码 API 地址", path="CLAUDE.md").layer == "procedural"
+    assert classify("Never push directly to main.").layer == "boundary"
+
+
+def test_an_entry_opening_on_the_users_taste_is_profile() -> None:
+    for text in (
+        "用户习惯：先在 staging 跑 `make test`，再用 `git push` 部署到 prod 服务器",
+        "The user prefers to deploy with `make deploy` after the CI passes on staging",
+    ):
+        assert classify(text, path="memories/MEMORY.md").layer == "profile", text
+    assert classify("用户要求先出方案再执行", path="memories/MEMORY.md").layer != "profile"
+
+
+@pytest.mark.parametrize(
+    ("text", "audience"),
+    [
+        ("生日：1994-07-19", "private"),
+        ("用户生日是3月5日", "private"),
+        ("birthday: 1990-05-03", "private"),
+        ("我们在生日那天去了西湖", "public"),
+    ],
+)
+def test_a_date_of_birth_is_private(text: str, audience: str) -> None:
+    assert classify(text).audience == audience
+
+
+def test_a_this_or_that_inside_a_rule_leans_on_no_missing_context() -> None:
+    assert classify("遇到这个错误时先重启 gateway", path="memories/MEMORY.md").realm == "real"
+    assert classify("这个要记得").realm == "unknown"
+
+
+@pytest.mark.parametrize(
+    "heading", ["Tasks Executed", "✅ 已完成", "🚧 进行中", "Pending", "Today (03/19)"]
+)
+def test_what_was_done_or_is_pending_is_a_status(heading: str) -> None:
+    text = "AI 热门推文日报：执行成功，采集到 12 条热点"
+    assert classify(text, path="memory/2026-02-14.md", section=f"Daily Log > {heading}").layer == (
+        "episodic"
+    )
+
+
+def test_under_a_log_heading_a_workflow_word_says_what_was_done() -> None:
+    c = classify("三模型协同系统部署", path="MEMORY.md", section="MEMORY > L2 > 重要日期")
+    assert c.layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**与用户交流完全使用中文**: 所有对用户的交流、回复、总结等必须使用中文",
+        "用户输出强制使用 **中文**",
+    ],
+)
+def test_the_reply_language_named_after_what_it_governs_is_profile(text: str) -> None:
+    assert classify(text, path="CLAUDE.md").layer == "profile"

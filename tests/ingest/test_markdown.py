@@ -566,3 +566,75 @@ def test_english_rules_one_per_line_are_separate(tmp_path: Path) -> None:
         (1, "Use pnpm for installs"),
         (2, "Never push to main\nthe CI is slow, so\nbatch the pushes"),
     ]
+
+
+# --- what a heading or the file's title says of the lines below it (noise.toml) --------------
+
+
+def test_chinese_line_after_one_ending_in_a_file_name_is_a_new_statement(tmp_path: Path) -> None:
+    text = "文件名格式为 例如 CLAUDE_AGENT_2025_fix.md\n 每次记录不超过1000字符\n"
+    text += "描述文件的作者都署名 例如 lilith项目组Seraphiel\n使用命令获取时间信息\n"
+    text += "列出这些文件：\nREADME.md\n"
+    assert [line for line, _ in lines_texts(write(tmp_path, text))] == [1, 2, 3, 4, 5]
+
+
+def test_bookkeeping_headings_mark_their_lines_as_about_the_file(tmp_path: Path) -> None:
+    text = "# MEMORY\n\n## 置信度体系 (Confidence)\n\n| **0.5** | 一般 | 自动提取 |\n\n"
+    text += "**2️⃣ 时间衰减**\n- 连续10轮 → 0.85 → 0.54\n\n## 记忆系统设计\n\n- 使用双层记忆系统\n"
+    got = [(r.line, r.skip) for r in read(write(tmp_path, text)) if isinstance(r, Record)]
+    assert got == [(5, "about the memory file"), (8, "about the memory file"), (12, None)]
+
+
+def test_a_business_heading_about_retention_or_a_life_cycle_keeps_its_lines(
+    tmp_path: Path,
+) -> None:
+    text = "## Customer retention\n\n- 老客户复购率 32%\n\n## 产品生命周期\n\n- 新品三个月内上架\n"
+    text += "\n## 假期安排 (3天)\n\n- 西湖\n"
+    assert [r.skip for r in records(write(tmp_path, text))] == [None, None, None]
+
+
+def test_bare_category_names_under_a_retention_tier_are_an_index(tmp_path: Path) -> None:
+    text = "## P1 - 重要信息 (90天)\n- API配置和预算\n- 主人：Yu\n- **素材库**：\n  - 金句区：https://x\n"
+    got = [(r.line, r.skip) for r in records(write(tmp_path, text))]
+    assert got == [(2, "index line"), (3, None), (4, None)]
+
+
+def test_a_session_header_and_its_key_value_lines_are_a_log(tmp_path: Path) -> None:
+    text = "# Session: 2026-03-22 08:04:29 UTC\n\n- **Source**: telegram\n- 用户说明天要交报告\n"
+    got = [(r.line, r.skip) for r in records(write(tmp_path, text, "2026-03-22-0804.md"))]
+    assert got == [(3, "log line"), (4, None)]
+
+
+def test_the_blockquote_under_the_title_is_the_files_tagline(tmp_path: Path) -> None:
+    text = "# MEMORY.md - 长期记忆\n\n> **维护:** 定期回顾和更新，保持简洁。\n\n"
+    text += "- 用户在杭州\n\n> 引用的规则\n"
+    got = [(r.line, r.skip) for r in records(write(tmp_path, text))]
+    assert got == [(3, "about the memory file"), (5, None), (7, None)]
+    # A tagline about the person is a memory all the same.
+    about = write(tmp_path, "# USER.md\n\n> 我的主人是一位风水师。\n", "USER.md")
+    assert [(r.line, r.skip) for r in records(about)] == [(3, None)]
+    mission = write(
+        tmp_path, "# NOW.md\n\n> 🎯 **Mission**: 直接响应用户，处理服务重启\n", "NOW.md"
+    )
+    assert [(r.line, r.skip) for r in records(mission)] == [(3, None)]
+
+
+def test_an_unchecked_box_is_a_task_still_to_do(tmp_path: Path) -> None:
+    from memctl.ingest.frontmatter import apply_hint
+
+    path = write(tmp_path, "- [ ] 建立标准化的外联评论模板库\n- [x] 续费服务器\n- 每周一写周报\n")
+    assert [r.layer_hint for r in records(path)] == ["open_task", None, None]
+    assert apply_hint("procedural", "open_task") == "episodic"
+
+
+def test_unchecked_boxes_of_an_unfilled_template_are_options_nobody_picked(
+    tmp_path: Path,
+) -> None:
+    template = "# User\n\n- **Name**: (your name)\n- **Timezone**: (your timezone)\n"
+    template += (
+        "- **Role**: (your role, e.g. developer)\n\n## Style\n\n- [ ] Casual\n- [ ] Technical\n"
+    )
+    got = [(r.line, r.skip) for r in records(write(tmp_path, template, "USER.md"))]
+    assert got[-2:] == [(9, "template placeholder"), (10, "template placeholder")]
+    notes = "# Todo\n\n- [ ] Casual Friday outfit\n- 用户在杭州\n"
+    assert [r.skip for r in records(write(tmp_path, notes))] == [None, None]
