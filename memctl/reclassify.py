@@ -34,16 +34,19 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
             section=first["section"] if first else None, path=first["path"] if first else None,
             category=first["category"] if first else None,
         )  # fmt: skip
-        classified.append((entry, first["path"] if first else None, c))
+        classified.append((entry, first, c))
     # As at import, a line that says nothing of its realm takes the one its file agrees on.
     by_file: dict[str | None, list[Classification]] = {}
-    for _, path, c in classified:
-        by_file.setdefault(path, []).append(c)
+    for _, first, c in classified:
+        by_file.setdefault(first["path"] if first else None, []).append(c)
     realms = {p: file_realm((c.realm, c.realm_cued) for c in cs) for p, cs in by_file.items()}
-    for entry, path, c in classified:
+    for entry, first, c in classified:
+        path = first["path"] if first else None
         realm = realms[path] if not c.realm_cued and realms[path] else c.realm
-        # What the source file says its records are bounds the layer, as at import.
-        layer = frontmatter.apply_hint(c.layer, frontmatter.file_hint(path) if path else None)
+        # What the record or its file said it is bounds the layer, as at import (the hint
+        # kept with the source; read from the file again for sources stored before it was).
+        hint = first and (first["layer_hint"] or (path and frontmatter.file_hint(path)))
+        layer = frontmatter.apply_hint(c.layer, hint or None)
         reasons, status = list(c.reasons), c.status
         if entry["review_reasons"]:
             kept = [r for r in orjson.loads(entry["review_reasons"])

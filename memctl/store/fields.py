@@ -63,6 +63,7 @@ class SourceRow(NamedTuple):
     merge_score: float | None
     created_at: str
     category: str | None
+    layer_hint: str | None
 
 
 SOURCE_COLUMNS: tuple[str, ...] = SourceRow._fields

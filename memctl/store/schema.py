@@ -347,3 +347,16 @@ def m005_fact_values(db: sqlite_utils.Database) -> None:
             WHERE fact_key IS NOT NULL
         """,
     )
+
+
+@migration(6, "what the file said a record is (a layer hint), kept with its source")
+def m006_source_layer_hint(db: sqlite_utils.Database) -> None:
+    _run_statements(
+        db,
+        """
+        -- A record's own marker or its file's front matter bounds its layer (an unchecked
+        -- box is a task, a Claude memory file's `type`); re-classifying needs it later, when
+        -- the file may be gone or its text no longer holds the marker.
+        ALTER TABLE sources ADD COLUMN layer_hint TEXT
+        """,
+    )
