@@ -467,7 +467,9 @@ def _band_join(
     group = packed >> set_bits
     starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
     ends = np.append(starts[1:], len(packed))
-    member = packed & ((1 << set_bits) - 1)
+    # Sets fit an int32; packed (sets x bands int64) is not needed past this point.
+    member = (packed & ((1 << set_bits) - 1)).astype(np.int32)
+    del packed
     found = [np.empty(0, dtype=np.int64)]
     # A crowded key (every English text has "th", "he", "in"…: some bands' minima are the
     # same few common bigrams for thousands of sets) holds most of the pairs: those runs are
@@ -660,7 +662,8 @@ class MinHasher:
         mins = np.empty((n, hashes), dtype=np.uint16)
         if n:
             vocab = distinct(codes)
-            ids = np.searchsorted(vocab, codes)
+            # int32: one per token of every set (25M for 100k English texts), half the bytes.
+            ids = np.searchsorted(vocab, codes).astype(np.int32)
             # Built a slice of the vocabulary at a time: whole, each uint64 temporary is
             # vocabulary x 384 x 8 bytes (75 MB for tests/corpus.py's 200k records, growing
             # with the vocabulary of a bigger store).
