@@ -118,6 +118,18 @@ def test_pipeline_run_while_locked_exits_75(
     assert result.stderr.count("\n") == 1 and "holds" in result.stderr
 
 
+def test_a_run_that_finds_the_lock_held_opens_no_database(
+    run: Run, db_path: Path, holder: subprocess.Popen[str], tmp_path: Path
+) -> None:
+    # The lock is taken before the store is opened: a second run creates no database (nor
+    # migrates one under the run that holds it), as before the core took the lock.
+    assert run("consolidate").exit_code == 75
+    spec = tmp_path / "p.toml"
+    spec.write_text('[[steps]]\nrun = "consolidate"\n')
+    assert run("run", spec).exit_code == 75
+    assert not db_path.exists()
+
+
 def test_the_core_takes_the_lock_itself_not_only_the_cli(
     store: Store, db_path: Path, holder: subprocess.Popen[str], tmp_path: Path
 ) -> None:
