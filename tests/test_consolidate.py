@@ -130,6 +130,17 @@ def test_a_run_that_finds_the_lock_held_opens_no_database(
     assert not db_path.exists()
 
 
+def test_a_database_path_that_cannot_be_made_is_one_line(run: Run, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    db = tmp_path / "file" / "memctl.db"
+    spec = tmp_path / "p.toml"
+    spec.write_text('[[steps]]\nrun = "consolidate"\n')
+    for result in (run("consolidate", "--db", db), run("run", spec, "--db", db)):
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"Error: cannot open database {db}: ")
+        assert result.stderr.count("\n") == 1
+
+
 def test_the_core_takes_the_lock_itself_not_only_the_cli(
     store: Store, db_path: Path, holder: subprocess.Popen[str], tmp_path: Path
 ) -> None:
