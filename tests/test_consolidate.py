@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -168,6 +169,27 @@ def test_a_pipeline_holds_the_lock_for_its_consolidation(
     with lock.exclusive(db_path), lock.exclusive(db_path):
         assert lock.holder(db_path) == os.getpid()
     with lock.exclusive(db_path):
+        pass
+
+
+def test_the_lock_held_by_one_thread_stops_another_of_the_same_process(db_path: Path) -> None:
+    # Re-entrant only within the thread that holds it: a second thread (its own store, as an
+    # API caller's worker would have) is refused at once, as another process would be.
+    refused: list[BaseException] = []
+
+    def other() -> None:
+        try:
+            with lock.exclusive(db_path):
+                pass
+        except Locked as exc:
+            refused.append(exc)
+
+    with lock.exclusive(db_path):
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+    assert len(refused) == 1
+    with lock.exclusive(db_path):  # and once released, it can be taken again
         pass
 
 
