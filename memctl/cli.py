@@ -1007,7 +1007,12 @@ def consolidate_(
     Takes an exclusive lock on DB.lock: a second run while one holds it exits 75 at once.
     Example (crontab): */10 * * * * memctl consolidate --db ~/.local/share/memctl/memctl.db
     """
-    with _errors(), _store(db or default_db_path(), "default", scratch=dry_run) as user:
+    path = db or default_db_path()
+    with (
+        _errors(),
+        consolidate.locked(path, dry_run),
+        _store(path, "default", scratch=dry_run) as user,
+    ):
         report = consolidate.consolidate(user.store, dry_run=dry_run)
     if json_:
         _emit_json(report.as_dict())
@@ -1134,7 +1139,8 @@ def run_(
     """
     with _errors():
         spec = pipeline.load(pipeline_file)
-        with _store(db or default_db_path(), user) as opened:
+        path = db or default_db_path()
+        with consolidate.locked(path), _store(path, user) as opened:
             results = pipeline.run(spec, opened.store, user)
     if json_:
         _emit_json({"pipeline": spec.name, "steps": results})

@@ -9,7 +9,7 @@ holds the per-database lock (memctl.lock) so two schedulers never run it at once
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -200,6 +200,13 @@ class RunReport:
 
     def as_dict(self) -> dict[str, Any]:
         return vars(self) | {"seconds": round(self.seconds, 3)}
+
+
+def locked(db_path: Path, dry_run: bool = False) -> AbstractContextManager[None]:
+    """The lock `consolidate` (and `pipeline.run`) take, for a caller that opens the store
+    itself: taken before the open, a second run fails at once and opens nothing (creates no
+    database, runs no migration under the first). A dry run, on a scratch copy, takes none."""
+    return nullcontext() if dry_run else lock.exclusive(db_path)
 
 
 def consolidate(

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memctl.errors import Locked
+from memctl.errors import Locked, StoreError
 
 # The locks this process holds: (lock file, thread). flock refuses a second open of the file
 # even in the same process, so a nested hold is recognised here.
@@ -35,8 +35,11 @@ def exclusive(db_path: Path) -> Iterator[None]:
     if mine in _HELD:
         yield
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:  # the database could not be made there either: say it as its open
+        raise StoreError(f"cannot open database {db_path}: {exc}") from exc
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -118,6 +119,29 @@ def test_pipeline_run_while_locked_exits_75(
     assert result.stderr.count("\n") == 1 and "holds" in result.stderr
 
 
+def test_a_run_that_finds_the_lock_held_opens_no_database(
+    run: Run, db_path: Path, holder: subprocess.Popen[str], tmp_path: Path
+) -> None:
+    # The lock is taken before the store is opened: a second run creates no database (nor
+    # migrates one under the run that holds it), as before the core took the lock.
+    assert run("consolidate").exit_code == 75
+    spec = tmp_path / "p.toml"
+    spec.write_text('[[steps]]\nrun = "consolidate"\n')
+    assert run("run", spec).exit_code == 75
+    assert not db_path.exists()
+
+
+def test_a_database_path_that_cannot_be_made_is_one_line(run: Run, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    db = tmp_path / "file" / "memctl.db"
+    spec = tmp_path / "p.toml"
+    spec.write_text('[[steps]]\nrun = "consolidate"\n')
+    for result in (run("consolidate", "--db", db), run("run", spec, "--db", db)):
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"Error: cannot open database {db}: ")
+        assert result.stderr.count("\n") == 1
+
+
 def test_the_core_takes_the_lock_itself_not_only_the_cli(
     store: Store, db_path: Path, holder: subprocess.Popen[str], tmp_path: Path
 ) -> None:
@@ -145,6 +169,27 @@ def test_a_pipeline_holds_the_lock_for_its_consolidation(
     with lock.exclusive(db_path), lock.exclusive(db_path):
         assert lock.holder(db_path) == os.getpid()
     with lock.exclusive(db_path):
+        pass
+
+
+def test_the_lock_held_by_one_thread_stops_another_of_the_same_process(db_path: Path) -> None:
+    # Re-entrant only within the thread that holds it: a second thread (its own store, as an
+    # API caller's worker would have) is refused at once, as another process would be.
+    refused: list[BaseException] = []
+
+    def other() -> None:
+        try:
+            with lock.exclusive(db_path):
+                pass
+        except Locked as exc:
+            refused.append(exc)
+
+    with lock.exclusive(db_path):
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+    assert len(refused) == 1
+    with lock.exclusive(db_path):  # and once released, it can be taken again
         pass
 
 

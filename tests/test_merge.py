@@ -112,3 +112,18 @@ def test_dedupe_options_are_checked(run, tree, import_json):
     assert run("dedupe", "--jaccard", "1.5").exit_code == 2
     layered = orjson.loads(run("dedupe", "--dry-run", "--json", "--layers", "simhash").stdout)
     assert layered["merged"] == 0
+
+
+def test_a_reimport_of_known_files_never_loads_the_engine(tree, import_json, monkeypatch):
+    # The engine holds every signature of the user's store: a file with nothing new must not
+    # pay for reading them (memctl.importer._Run.engine).
+    from memctl import merge
+
+    root = tree({"MEMORY.md": NEAR, "USER.md": "- 用户叫小满。\n"})
+    import_json(root)
+    loads = []
+    real = merge.engine_for
+    monkeypatch.setattr(merge, "engine_for", lambda *a, **k: loads.append(1) or real(*a, **k))
+    report = import_json(root)
+    assert report["added"] == 0 and report["skipped_by_reason"] == {"already imported": 6}
+    assert loads == []

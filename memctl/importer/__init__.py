@@ -127,9 +127,11 @@ def _import_file(
         batch = dedupe.exact(store, str(path), verdicts.accepted, run.seen, verdicts.skipped)
         shared = classify.start(batch.to_classify)  # in a worker, while the engine runs here
         try:
-            ids = dedupe.near(batch, run.engine)
+            # Loaded only for a file with new texts: a re-import of known files never pays.
+            engine = run.engine if batch.to_classify else None
+            ids = dedupe.near(batch, engine)
             run.seen.update(batch.planned)
-            write.unclassified(store, batch, run.engine, ids)
+            write.unclassified(store, batch, engine, ids)
             write.sources(store, batch, run.seen, report.run_id, now_iso())
             write.classified(store, batch, shared)
         finally:

@@ -43,10 +43,11 @@ def exact(
     return Batch(path, fresh, new, planned, first_id, skipped, to_classify)
 
 
-def near(batch: Batch, engine: Engine) -> list[int]:
-    """L2-L4 over the new texts; returns the ids the engine now holds a signature for."""
+def near(batch: Batch, engine: Engine | None) -> list[int]:
+    """L2-L4 over the new texts; returns the ids the engine now holds a signature for (no
+    engine: the file has no new text to compare)."""
     items = [Item(batch.planned[a.norm_hash], a.content, a.record.ts) for a in batch.to_classify]
-    batch.merges = engine.add(items) if items else []
+    batch.merges = engine.add(items) if items and engine is not None else []
     batch.born_merged = {m.dup: m for m in batch.merges if m.dup >= batch.first_id}
     return [i.id for i in items]
 

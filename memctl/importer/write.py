@@ -26,7 +26,7 @@ from memctl.store import UserStore
 from memctl.store.fields import RESTORABLE, SOURCE_TEXT, SourceRow
 
 
-def unclassified(store: UserStore, batch: Batch, engine: Engine, ids: list[int]) -> None:
+def unclassified(store: UserStore, batch: Batch, engine: Engine | None, ids: list[int]) -> None:
     """Entries that need no classifier (restored exports, copies merged at birth), the merge
     links of the latter, and the signatures of every new entry the engine took (`ids`)."""
     store.store.meta.defer_foreign_keys()
@@ -35,7 +35,7 @@ def unclassified(store: UserStore, batch: Batch, engine: Engine, ids: list[int])
         for h, a in batch.new.items()
         if a.record.format == "memctl-export" or batch.planned[h] in batch.born_merged
     )
-    if ids:
+    if ids and engine is not None:
         merge.link_new(store, list(batch.born_merged.values()), engine, ids)
 
 
