@@ -9,7 +9,7 @@ memctl calls a record-start line a memory when a `sources` row exists at that (p
 source whose entry was merged away counts too, and its entry is followed along `merged_into` to the
 survivor for layer, realm, audience and status.
 
-    python -m tests.quality.score [dev|test] [--json]
+    python -m tests.quality.score [dev|test|dev2|test2|dev+dev2] [--json]
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-HALVES = ("dev", "test")
+HALVES = ("dev", "test", "dev2", "test2")
+# Agent homes written for the gold set (tests/quality/homes/<home>/...), keyed `homes:<path>`.
+HOMES = HERE / "homes"
 LAYERS = ("persona", "profile", "relationship", "episodic", "procedural", "boundary")
 # Lines that are no record of their own: never counted for or against memctl.
 NOT_RECORDS = {"blank", "separator"}
@@ -51,21 +53,26 @@ def label_name(key: str) -> str:
 
 
 def source_path(key: str, samples: Path) -> Path:
-    """The file a split key names: `samples:<path under samples>` or `fixtures:<path in repo>`."""
+    """The file a split key names: `samples:<path under samples>`, `fixtures:<path in repo>` or
+    `homes:<path under tests/quality/homes>`."""
     origin, rel = key.split(":", 1)
-    return (samples if origin == "samples" else REPO) / rel
+    return {"samples": samples, "homes": HOMES}.get(origin, REPO) / rel
 
 
 def group_of(key: str) -> str:
-    """The agent folder a file is imported with: `samples/hermes`, `fixtures/nanobot`, ..."""
+    """The agent folder a file is imported with: `samples/hermes`, `fixtures/nanobot`,
+    `homes/hermes-gm`, ..."""
     origin, rel = key.split(":", 1)
     parts = Path(rel).parts
-    folder = parts[0] if origin == "samples" else parts[1]
+    folder = parts[1] if origin == "fixtures" else parts[0]
     return f"{origin}/{folder}"
 
 
 def load_labels(half: str) -> dict[str, list[dict[str, Any]]]:
-    """Split key -> label rows, for every labelled file of `half`."""
+    """Split key -> label rows, for every labelled file of `half`, or of each half of a union
+    (`dev+dev2`)."""
+    if "+" in half:
+        return {key: rows for one in half.split("+") for key, rows in load_labels(one).items()}
     folder = HERE / "labels" / half
     by_name = {label_name(key): key for key, h in split().items() if h == half}
     labels: dict[str, list[dict[str, Any]]] = {}
@@ -335,9 +342,16 @@ def render(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _half(text: str) -> str:
+    if not all(one in HALVES for one in text.split("+")):
+        raise argparse.ArgumentTypeError(f"{text!r}: not one of {', '.join(HALVES)} or a union")
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("half", nargs="?", default="test", choices=HALVES)
+    union = f"one of {', '.join(HALVES)}, or a union of them: dev+dev2"
+    parser.add_argument("half", nargs="?", default="test", type=_half, help=union)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--misses", action="store_true", help="also list the wrong lines")
     args = parser.parse_args(argv)

@@ -3,20 +3,26 @@ match the split, the scorer counts what it says, and the test half reaches issue
 
 from __future__ import annotations
 
+import hashlib
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 from score import (
     HALVES,
+    HOMES,
     NOT_RECORDS,
     Predicted,
     compare,
     duplicates,
+    group_of,
     label_name,
     load_labels,
+    main,
     samples_dir,
     score,
+    source_path,
     split,
 )
 
@@ -39,6 +45,43 @@ def test_label_files_match_the_split() -> None:
         assert present <= expected, f"{half}: labels of files not in its half: {present - expected}"
         markdown = {label_name(key) for key, h in split().items() if h == half and ".md" in key}
         assert markdown <= present, f"{half}: Markdown files left unlabelled: {markdown - present}"
+
+
+def test_homes_are_split_by_the_rule_of_how2() -> None:
+    """dev2/test2: by home folder and kind, SHA-1 order of the path under homes/, alternately."""
+    groups: dict[tuple[str, bool], list[str]] = defaultdict(list)
+    homes = {key: half for key, half in split().items() if key.startswith("homes:")}
+    for key in homes:
+        rel = key.split(":", 1)[1]
+        groups[(rel.split("/")[0], rel.endswith(".md"))].append(rel)
+    for rels in groups.values():
+        rels.sort(key=lambda rel: hashlib.sha1(rel.encode()).hexdigest())
+        expected = [("dev2", "test2")[index % 2] for index in range(len(rels))]
+        assert [homes[f"homes:{rel}"] for rel in rels] == expected, rels
+    assert sorted(f"homes:{p.relative_to(HOMES)}" for p in HOMES.rglob("*") if p.is_file()) == (
+        sorted(homes)
+    )
+
+
+def test_home_keys_name_their_file_and_folder() -> None:
+    key = "homes:hermes-gm/.hermes/memories/USER.md"
+    assert source_path(key, Path("/nowhere")) == HOMES / "hermes-gm/.hermes/memories/USER.md"
+    assert group_of(key) == "homes/hermes-gm"
+    assert group_of("fixtures:fixtures/nanobot/workspace/memory/MEMORY.md") == "fixtures/nanobot"
+    assert group_of("samples:hermes/ItaZure_MEMORY.md") == "samples/hermes"
+
+
+def test_a_union_of_halves_is_both_label_sets() -> None:
+    union = load_labels("dev+dev2")
+    assert union == load_labels("dev") | load_labels("dev2")
+    assert load_labels("dev2") and set(load_labels("dev")).isdisjoint(load_labels("dev2"))
+
+
+def test_an_unknown_half_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["dev+dev3"])
+    assert exit_.value.code == 2
+    assert "'dev+dev3': not one of dev, test, dev2, test2" in capsys.readouterr().err
 
 
 def test_labels_are_well_formed() -> None:
