@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from memctl.errors import EntryNotFound, UsageError
 from memctl.store.changelog import ChangeLog
-from memctl.store.fields import EDITABLE
+from memctl.store.fields import EDITABLE, FACT_FIELDS
 from memctl.store.util import chunks, entry_dict, marks, now_iso
 
 # One entry's part of a bulk update: (entry_id, {field: new value}, note).
@@ -287,7 +287,8 @@ class Entries:
         if not rows:
             return
         fields = [k for k in rows[0] if k != "id"]
-        _check_editable(fields)
+        if not set(fields) <= _AMENDABLE:  # never a status: every status change is logged
+            raise UsageError(f"cannot amend {', '.join(sorted(set(fields) - _AMENDABLE))}")
         self.conn.executemany(
             f"UPDATE entries SET {', '.join(f'{k} = :{k}' for k in fields)} "
             "WHERE user_id = :user_id AND id = :id",
@@ -333,6 +334,10 @@ class Entries:
             "UPDATE entries SET status = 'archived' WHERE id = ? AND user_id = ?",
             [entry_id, self.user_id],
         )
+
+
+# What the import settles about entries it just wrote: the file's realm and the fact it implies.
+_AMENDABLE = FACT_FIELDS | {"realm"}
 
 
 def _check_editable(fields: Iterable[str]) -> None:

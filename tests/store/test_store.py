@@ -8,7 +8,7 @@ import pytest
 import sqlite_utils
 
 import memctl.store as store_module
-from memctl.errors import EntryNotFound, NoUser
+from memctl.errors import EntryNotFound, NoUser, UsageError
 from memctl.store import Store, schema
 from memctl.store.schema import MIGRATIONS, current_version, migrate
 
@@ -268,3 +268,21 @@ def test_scratch_copy_never_writes_to_the_file(db_path):
     store = Store.open(db_path)
     assert list(store.for_user("alice").entries()) == []
     store.close()
+
+
+def test_amending_new_entries_sets_realm_and_facts_but_never_a_status(db_path):
+    """amend_new writes without a change log entry: only what the import settles about
+    entries it just wrote (the file's realm, the fact it implies), never a status."""
+    store = Store.open(db_path)
+    try:
+        user = store.for_user("u")
+        with store.transaction():
+            ids = user.add_entries([{"content": "x", "norm_hash": "s1:x"}])
+            entry_id = ids["s1:x"]
+            user.entries.amend_new([{"id": entry_id, "realm": "work", "fact_key": None}])
+        assert user.entry(entry_id)["realm"] == "work"
+        with pytest.raises(UsageError, match="cannot amend status"), store.transaction():
+            user.entries.amend_new([{"id": entry_id, "status": "archived"}])
+        assert user.entry(entry_id)["status"] == "active"
+    finally:
+        store.close()
