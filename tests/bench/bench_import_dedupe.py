@@ -43,14 +43,16 @@ class TimedOut(Exception):
     """memctl ran past --timeout and was stopped."""
 
 
-def run_memctl(path: Path, db: Path, timeout: float | None = None) -> tuple[float, float, dict]:
+def run_memctl(
+    path: Path, db: Path, timeout: float | None = None, python: str = sys.executable
+) -> tuple[float, float, dict]:
     """(seconds, peak MiB of memctl and its worker together, report) of one `memctl import`;
     TimedOut past `timeout` seconds (the process and its worker are killed)."""
     out_path, err_path = db.with_name(db.name + ".out"), db.with_name(db.name + ".err")
     started = time.perf_counter()
     with out_path.open("wb") as out, err_path.open("wb") as errout:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "memctl", "import", str(path), "--db", str(db), "--json",
+            [python, "-m", "memctl", "import", str(path), "--db", str(db), "--json",
              "--silent"],
             stdout=out, stderr=errout,
         )  # fmt: skip
