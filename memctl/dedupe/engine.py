@@ -115,6 +115,8 @@ class Engine:
         self._light: dict[int, str] = {}  # light texts, only during the add() that brought them
         self._exact: dict[str, int] = {}  # core text -> first record with it
         self._mixed: set[int] = set()  # roots of template families
+        # Template key -> (members folded so far, the head they were folded into).
+        self._family_folded: dict[int, tuple[int, int]] = {}
         self._fetch: TextSource | None = None
         # Records that stopped being canonical in this add(): how (no tuple per record: the
         # garbage collector walks every container, and at 200k records that shows).
@@ -259,11 +261,17 @@ class Engine:
         ready = self._families.add(((r, k) for r in new if (k := tkeys[r])), self._slot_values)
         for key in ready:
             members = self._families.members(key)
-            head = min(members, key=self._groups.key)
+            # A family folded before is one group already: only its head and the members
+            # that joined since need a union (a family that gains a member per file would
+            # otherwise be walked whole for each file).
+            folded, previous = self._family_folded.get(key, (0, None))
+            fold = members[folded:] if previous is None else [previous, *members[folded:]]
+            head = min(fold, key=self._groups.key)
+            self._family_folded[key] = (len(members), head)
             masked = self._masker.masked(self._light_of(head, whole=True))
-            values = len({self._slot_values(m) for m in members})
+            values = self._families.distinct(key, self._slot_values)
             why = f"template family «{show(masked)}» ({len(members)} records), {values} slot values"
-            for member in members:
+            for member in fold:
                 joined = self._groups.union(member, head)
                 if joined:
                     loser, winner = joined

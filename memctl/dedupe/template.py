@@ -125,13 +125,17 @@ class Families:
         self._members: dict[int, int | list[int]] = {}
         self._formed: set[int] = set()
         self.held_apart: set[int] = set()  # keys big enough but whose slot values repeat
+        # The slot values seen under each key big enough to be judged, kept up to date as
+        # members join: recounting a key's whole group on each join made a key that gains a
+        # member per file (a note per day) quadratic in its members.
+        self._values: dict[int, set[int]] = {}
 
     def add(self, pairs: Iterable[tuple[int, int]], value: Callable[[int], int]) -> set[int]:
         """Record (id, key) pairs; return the keys that are families and gained members.
 
         `value(id)` identifies a member's slot values (equal for members with equal values).
         """
-        touched = set()
+        touched: dict[int, list[int]] = {}
         members = self._members
         for item, key in pairs:
             held = members.get(key)
@@ -141,16 +145,21 @@ class Families:
                 held.append(item)
             else:
                 members[key] = [held, item]
-            touched.add(key)
+            touched.setdefault(key, []).append(item)
         ready = set()
-        for key in touched:
+        for key, added in touched.items():
+            seen = self._values.get(key)
+            if seen is not None:
+                seen.update(value(m) for m in added)
             if key in self._formed:
                 ready.add(key)
                 continue
             group = self.members(key)
             if len(group) < self.family_min:
                 continue
-            distinct = len({value(m) for m in group})
+            if seen is None:
+                seen = self._values[key] = {value(m) for m in group}
+            distinct = len(seen)
             if distinct >= self.family_min and distinct >= self.min_distinct_share * len(group):
                 self._formed.add(key)
                 self.held_apart.discard(key)
@@ -163,6 +172,13 @@ class Families:
         """Mark `key` a family without the test (a stored family whose members are folded)."""
         self._formed.add(key)
         self.held_apart.discard(key)
+
+    def distinct(self, key: int, value: Callable[[int], int]) -> int:
+        """How many different slot values the key's members hold."""
+        seen = self._values.get(key)
+        if seen is None:  # a stored family (`form`): counted once, then kept up to date
+            seen = self._values[key] = {value(m) for m in self.members(key)}
+        return len(seen)
 
     def members(self, key: int) -> list[int]:
         held = self._members.get(key)

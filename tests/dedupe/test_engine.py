@@ -466,3 +466,19 @@ def test_boilerplate_copy_with_a_character_put_in_or_left_out_near_its_edge(
     engine.add([Item(i, note(i), None) for i in range(len(NOTES))] + [Item(100, copy, None)])
     assert engine.canonical(100) == engine.canonical(4)
     assert len({engine.canonical(i) for i in range(len(NOTES))}) == len(NOTES)
+
+
+def test_a_family_growing_by_one_member_per_call_folds_as_in_one_call() -> None:
+    """A note a day: each call adds one member. The family is folded incrementally (only the
+    new member joins its group), with the counts its reasons give as they stand."""
+    dates = [f"2026-{1 + n // 28:02d}-{1 + n % 28:02d}" for n in range(60)]
+    items = [Item(n, sync_log(1000 + 37 * n), dates[59 - n]) for n in range(60)]  # latest first
+    whole = Engine()
+    whole.add(items)
+    daily = Engine()
+    merges = [m for item in items for m in daily.add([item])]
+    assert {daily.canonical(i.id) for i in items} == {whole.canonical(items[0].id)} == {59}
+    # The earliest member arrives last, so each new member takes the family over, its reason
+    # counting the family as it was then.
+    assert [(m.dup, m.into) for m in merges[-3:]] == [(56, 57), (57, 58), (58, 59)]
+    assert merges[-1].why.endswith("(60 records), 60 slot values")

@@ -1,0 +1,73 @@
+"""Many small files: does an import's cost grow with the files, not their square?
+
+    python tests/bench/bench_many_files.py [--files 1000 4000] [--repeat 2] [--seed 1]
+
+A workspace of daily notes (memory/YYYY-MM-DD.md), each with a few lines: a restated fact
+with a counter (one template family gaining a member per file), a fact whose value changes
+now and then (one supersede chain gaining a link per change), and a line of its own. Each
+file is imported in its own transaction, so whatever a file's stage re-reads (a family, a
+chain, the known lines of a path) shows up here as growth faster than the files. Printed:
+median seconds of `memctl import` per size, and the growth between sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import tempfile
+from datetime import date, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_import_dedupe import run_memctl  # noqa: E402
+
+CITIES = ("北京", "上海", "杭州", "成都", "深圳", "南京", "武汉", "西安")
+
+
+def workspace(root: Path, files: int, seed: int) -> None:
+    rng = random.Random(seed)
+    (root / "memory").mkdir(parents=True)
+    city = CITIES[0]
+    for n in range(files):
+        day = date(2020, 1, 1) + timedelta(days=n)
+        if rng.random() < 0.02:
+            city = rng.choice(CITIES)
+        lines = [
+            f"# {day.isoformat()}",
+            "",
+            f"- 同步日志：第{n}批记录已写入本地缓存，耗时 {rng.randint(10, 999)} ms",
+            f"- 我住在{city}",
+            f"- 今天和同事讨论了需求 {rng.randint(0, 10**6)} 的排期，{rng.choice(CITIES)}见",
+        ]
+        (root / "memory" / f"{day.isoformat()}.md").write_text("\n".join(lines) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, nargs="+", default=[1000, 4000])
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"# {platform.machine()}, {platform.python_version()}, medians of {args.repeat}")
+    print("| files | seconds | growth | peak MiB | added | superseded |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    first = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for files in args.files:
+            root = Path(tmp) / f"w{files}"
+            workspace(root, files, args.seed)
+            runs = [run_memctl(root, Path(tmp) / f"w{files}-{i}.db") for i in range(args.repeat)]
+            seconds = statistics.median(r[0] for r in runs)
+            mib = statistics.median(r[1] for r in runs)
+            report = runs[0][2]
+            first = first or (files, seconds)
+            growth = f"×{seconds / first[1]:.1f} for ×{files / first[0]:.0f}"
+            print(f"| {files:,} | {seconds:.2f} | {growth} | {mib:.0f} | {report['added']:,} "
+                  f"| {report['superseded']:,} |", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
