@@ -220,3 +220,28 @@ def test_a_database_that_cannot_be_opened(tmp_path: Path) -> None:
     (tmp_path / "dir.db").mkdir()
     with pytest.raises(StoreError, match="cannot open database"):
         Memory(tmp_path / "dir.db", "alice")
+
+
+def test_the_dedupe_index_is_kept_between_remembers_while_nothing_else_writes(
+    memory: Memory, db_path: Path, monkeypatch
+) -> None:
+    from memctl import merge
+
+    loads = []
+    engine_for = merge.engine_for
+    monkeypatch.setattr(merge, "engine_for", lambda user: loads.append(1) or engine_for(user))
+    memory.remember("用户每天早上喝一杯美式咖啡，不加糖也不加奶，说这样最提神。")
+    near = memory.remember("用户每天早上喝一杯美式黑咖啡，不加糖也不加奶，说这样最提神。")
+    assert near.outcome == "duplicate" and near.merged_by == "jaccard"  # the kept index found it
+    assert len(loads) == 1
+    # Another connection adds an entry (loading its own index): ours no longer describes the
+    # store, and is loaded again.
+    with Memory(db_path, "alice") as other:
+        other.remember("用户养了一只叫团子的橘猫")
+    assert len(loads) == 2
+    memory.remember("用户养了一只叫团子的橘猫，三岁了")
+    assert len(loads) == 3
+    # A change of this Memory's own (forgetting) is a change too.
+    memory.forget(near.entry_id)
+    memory.remember("用户周末喜欢去西湖边跑步")
+    assert len(loads) == 4

@@ -28,7 +28,7 @@ from memctl.models import Record, Rejection
 from memctl.store import UserStore, now_iso
 
 __all__ = [
-    "ALREADY_IMPORTED", "EXACT_DUPLICATE", "FileReport", "ImportReport", "Progress",
+    "ALREADY_IMPORTED", "EXACT_DUPLICATE", "FileReport", "ImportReport", "Progress", "Run",
     "collect_files", "import_paths", "import_records", "nothing_found", "plural_files",
     "printable_path",
 ]  # fmt: skip
@@ -47,7 +47,7 @@ def import_paths(
     files = copies.order(collect_files(paths, report, hidden=hidden))
     with store.store.transaction():
         report.run_id = store.start_run()
-    run = _Run(store)
+    run = Run(store)
     seen = copies.Seen(store)
     for index, path in enumerate(files):
         if progress:
@@ -63,15 +63,22 @@ def import_paths(
     return report
 
 
-def import_records(store: UserStore, origin: str, records: list[Record]) -> ImportReport:
+def import_records(
+    store: UserStore, origin: str, records: list[Record], run: Run | None = None
+) -> ImportReport:
     """Import records that come from no file (text an agent asks memctl to remember, through
     memctl.api): one run, the records taken as one file named `origin` (their `path`), with the
-    same restraint, redaction, dedupe, classification and accounting as a file's records."""
+    same restraint, redaction, dedupe, classification and accounting as a file's records.
+
+    `run`: the state of an earlier call to keep using (its near-duplicate index), valid while
+    nothing else changed the store (see `Run.current`)."""
     started = time.perf_counter()
     report = ImportReport()
     with store.store.transaction():
         report.run_id = store.start_run()
-    _import_file(store, origin, list(records), report, _Run(store))
+    run = run if run is not None else Run(store)
+    run.created_in.clear()  # this call's counts are its own
+    _import_file(store, origin, list(records), report, run)
     report.seconds = time.perf_counter() - started
     _finish_run(store, report)
     return report
@@ -94,13 +101,23 @@ def _finish_run(store: UserStore, report: ImportReport) -> None:
 
 
 @dataclass
-class _Run:
+class Run:
     """State kept across the files of one import."""
 
     store: UserStore
     seen: dict[str, int] = field(default_factory=dict)  # norm_hash -> entry id
     created_in: dict[int, FileReport] = field(default_factory=dict)  # entry -> file that added it
     _engine: Engine | None = None
+    _mark: tuple[int, int, int] | None = None
+
+    def current(self) -> bool:
+        """Whether the store is as this run left it (no entry, signature or change since,
+        from any connection), so its index and hashes still describe it."""
+        return self._mark == self.store.signatures.mark()
+
+    def done(self) -> None:
+        """Note the store as this run leaves it (for `current`)."""
+        self._mark = self.store.signatures.mark()
 
     @property
     def engine(self) -> Engine:
@@ -116,7 +133,7 @@ def _import_file(
     path: Path | str,
     items: list[Record | Rejection],
     report: ImportReport,
-    run: _Run,
+    run: Run,
 ) -> None:
     first = next((i for i in items if isinstance(i, Record)), None)
     file_report = FileReport(str(path), first.format if first else "-")
@@ -155,7 +172,7 @@ def _import_file(
 def _account(
     report: ImportReport,
     file_report: FileReport,
-    run: _Run,
+    run: Run,
     batch: Batch,
     rejected: list[Rejection],
 ) -> None:

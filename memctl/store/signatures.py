@@ -31,6 +31,17 @@ class Signatures:
             [(entry_id, self.user_id, sig) for entry_id, sig in signed],
         )
 
+    def mark(self) -> tuple[int, int, int]:
+        """The highest entry id, signed entry id and change id in the store (any user's): all
+        of them stay put while nothing adds, signs, merges or changes an entry. Each is the
+        end of a rowid, read at once."""
+        row = self.conn.execute(
+            "SELECT (SELECT coalesce(max(id), 0) FROM entries), "
+            "(SELECT coalesce(max(entry_id), 0) FROM dedupe_signatures), "
+            "(SELECT coalesce(max(id), 0) FROM changes)"
+        ).fetchone()
+        return (row[0], row[1], row[2])
+
     def delete_of(self, entry_id: int) -> None:
         self.conn.execute(
             "DELETE FROM dedupe_signatures WHERE entry_id = ? AND user_id = ?",
