@@ -267,6 +267,7 @@ class _Reader:
             yield from self.rows(start, lines, label)  # a table with no rule row
             return
         first, body = start, list[str]()
+        width = max(len(line.strip()) for line in lines)  # where the writer wrapped, if they did
         for offset, line in enumerate(lines):
             stripped = line.strip()
             if not stripped:
@@ -274,13 +275,24 @@ class _Reader:
             if len(body) == 1 and first == start and is_label(body[0]):
                 label = " > ".join(p for p in (label, _label_text(body[0])) if p)
                 body = []
-            elif body and not _continues(body[-1], stripped):
-                yield from self.record(first, "\n".join(body), label=label)
+            elif body and not _continues(body[-1], stripped, width):
+                yield from self.statement(first, body, label)
                 body = []
             if not body:
                 first = start + offset
             body.append(stripped)
         if body:
+            yield from self.statement(first, body, label)
+
+    def statement(self, first: int, body: list[str], label: str | None) -> Iterator[Record]:
+        """One record of a paragraph's lines, or one per line if that reads as no sentence:
+        prose longer than any wrapped sentence runs (lines of their own, unpunctuated; as
+        one record, 20k of them were rejected as too long). A key broken over lines (no
+        spaces) stays whole, so redaction sees it."""
+        if len(body) > 1 and sum(map(len, body)) > _WRAPPED_MAX and all(" " in b for b in body):
+            for offset, line in enumerate(body):
+                yield from self.record(first + offset, line, label=label)
+        else:
             yield from self.record(first, "\n".join(body), label=label)
 
     def item(self, start: int, end: int, quote: int, label: str | None) -> Iterator[Record]:
@@ -313,13 +325,20 @@ def _is_title(node: Node) -> bool:
     return node.name in ("heading", "lheading") and int(node.meta["level"]) == 1
 
 
-def _continues(line: str, following: str) -> bool:
+_WRAPPED_MAX = 2000  # characters: no sentence wrapped over lines runs longer
+
+
+def _continues(line: str, following: str, width: int) -> bool:
     """Whether `following` goes on with what `line` says. A dated line, a line after a finished
-    statement, and a capitalised line of words after a line of words are new statements; any
-    other break is wrapping (prose cut at a width, a key or a blob broken over lines)."""
+    statement, a line of words that stops short of the paragraph's width (`following`'s first
+    word would have fitted: the writer broke the line, no wrapping did) and a capitalised line
+    of words after a line of words are new statements; any other break is wrapping (prose cut
+    at a width, a key or a blob broken over lines)."""
     if following[:1] in _DATED_STARTS and _DATED_PREFIX.match(following):
         return False
     if _STATEMENT_END.search(line):
+        return False
+    if " " in line and len(line) + 1 + len(following.split(maxsplit=1)[0]) <= width:
         return False
     # Chinese text is rarely hard-wrapped: after a line of it that ends in a file name or a
     # Latin word ("…例如 CLAUDE_AGENT_…_fix.md"), a line opening in Chinese is a new statement.

@@ -100,6 +100,28 @@ def test_a_paragraph_of_statements_gives_one_record_each(tmp_path: Path) -> None
     ]
 
 
+def test_lines_that_stop_short_of_the_paragraphs_width_are_statements(tmp_path: Path) -> None:
+    """Lower-case lines with no full stop are still one statement each when the next line's
+    first word would have fitted on them: no wrapping broke them, the writer did. (Read as
+    one wrapped sentence, a file of 20k such lines was one record, rejected as too long.)"""
+    text = "user likes green tea\nuser runs every morning\nuser works at a bakery in town\n"
+    text += "\nthe user keeps a small garden behind the house where she grows\n"
+    text += "tomatoes and basil every summer\n"
+    assert lines_texts(write(tmp_path, text)) == [
+        (1, "user likes green tea"),
+        (2, "user runs every morning"),
+        (3, "user works at a bakery in town"),
+        (5, "the user keeps a small garden behind the house where she grows\n"
+            "tomatoes and basil every summer"),
+    ]  # fmt: skip
+    many = "".join(f"note {i} about the weather and the garden\n" for i in range(3000))
+    found = records(write(tmp_path, many, "MANY.md"))
+    assert [(r.line, r.text) for r in found[-1:]] == [
+        (3000, "note 2999 about the weather and the garden")
+    ]
+    assert len(found) == 3000
+
+
 def test_a_paragraph_opening_with_a_label_is_named_by_it(tmp_path: Path) -> None:
     [rec] = records(write(tmp_path, "## 概述\n\n**一句话概括**：\n我是主人的内容助理。\n"))
     assert (rec.line, rec.text, rec.section) == (4, "我是主人的内容助理。", "概述 > 一句话概括")
