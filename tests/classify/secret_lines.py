@@ -6,7 +6,8 @@ Each line of the fixture is a note as agents keep them, with the credentials in 
 empty for an ordinary line) and its half: the split (by the SHA-1 of the text, alternately
 dev/test, positives and ordinary lines separately) was fixed before any rule changed. Tune on
 dev; test is the figure. A credential line counts as found when redact reports a kind and no
-6-character slice of any of its secrets survives; an ordinary line is a false positive when
+6-character slice of any of its secrets survives (that the line
+does not hold elsewhere); an ordinary line is a false positive when
 redact changes it at all.
 """
 
@@ -46,10 +47,12 @@ def lines(half: str) -> list[dict[str, object]]:
     return [r for r in rows if r["half"] == half]
 
 
-def leaked(secret: str, redacted: str, size: int = 6) -> bool:
-    rest = MARKER.sub("", redacted)
+def leaked(secret: str, text: str, redacted: str, size: int = 6) -> bool:
+    """Whether a `size`-character slice of the secret survives that the line does not also
+    hold outside it (the host in "pi@raspberrypi.local, password raspberry99")."""
+    rest, elsewhere = MARKER.sub("", redacted), text.replace(secret, "\0")
     slices = [secret[i : i + size] for i in range(max(1, len(secret) - size + 1))]
-    return any(s in rest for s in slices)
+    return any(s in rest and s not in elsewhere for s in slices)
 
 
 def score(half: str) -> Score:
@@ -59,7 +62,7 @@ def score(half: str) -> Score:
         redacted, kinds = redact(text)
         if secrets:
             result.positives += 1
-            if kinds and not any(leaked(s, redacted) for s in secrets):
+            if kinds and not any(leaked(s, text, redacted) for s in secrets):
                 result.found += 1
             else:
                 result.misses.append(f"missed: {redacted}")
