@@ -44,7 +44,34 @@ def cn_id(number: str) -> bool:
     return _CN_ID_CHECK[total % 11] == number[17].upper()
 
 
-_CHECKS: dict[str, Callable[[str], bool]] = {"luhn": luhn, "cn_id": cn_id}
+def complex_password(value: str) -> bool:
+    """Three of the four classes a password policy asks for: lower case, upper case, digits,
+    and symbols other than the - _ . that names and versions hold ("Adg-2026-home!",
+    "Pve-Cluster-09", but not "x86_64" or "arm64-v8a")."""
+    classes = (
+        any(c.islower() for c in value),
+        any(c.isupper() for c in value),
+        any(c.isdigit() for c in value),
+        any(not c.isalnum() and c not in "-_." for c in value),
+    )
+    return len(value) >= 6 and sum(classes) >= 3
+
+
+def token_like(value: str) -> bool:
+    """A generated key rather than a name: mixed case with digits, or a third of its letters
+    and digits digits (hex, UUIDs); a file name like id_ed25519_homelab is neither."""
+    alnum = [c for c in value if c.isalnum()]
+    digits = sum(c.isdigit() for c in alnum)
+    mixed = any(c.islower() for c in alnum) and any(c.isupper() for c in alnum)
+    return digits > 0 and (mixed or 3 * digits >= len(alnum))
+
+
+_CHECKS: dict[str, Callable[[str], bool]] = {
+    "luhn": luhn,
+    "cn_id": cn_id,
+    "complex": complex_password,
+    "token": token_like,
+}
 
 
 @dataclass(frozen=True)
