@@ -7,6 +7,7 @@ ordinary long numbers, dates and hashes in memory text are left alone.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from importlib import resources
+from itertools import groupby
 from typing import Any
 
 from memctl.classify.gate import requirement
@@ -140,13 +142,34 @@ def _gate() -> re.Pattern[str]:
     alternative starts with a plain character, so the regex engine looks for those first
     characters in C (a leading \\d would switch that off and double the cost); the text is
     lower-cased (re.I would make this search three times slower), after folding the letters
-    re.I also takes for an ASCII one and str.lower() does not (İ, ı, ſ)."""
+    re.I also takes for an ASCII one and str.lower() does not (İ, ı, ſ). The literals are
+    one branch per first character (a trie): the engine tries every alternative in turn at
+    each place the first-character scan stops, and 100 flat alternatives cost twice as much
+    as this."""
     literals = {w for d in _detectors() for w in d.gate}
     # A literal that holds another adds nothing: the shorter one already lets the line in.
     kept = sorted(w for w in literals if not any(o != w and o in w for o in literals))
-    alternatives = [re.escape(w) for w in kept]
-    alternatives += [f"{d}\\d{{3}}(?:[ -]?\\d){{4}}" for d in "0123456789"]
-    return re.compile("|".join(alternatives))
+    digits = [f"{d}\\d{{3}}(?:[ -]?\\d){{4}}" for d in "0123456789"]
+    return re.compile("|".join([_trie(kept), *digits]))
+
+
+def _trie(words: list[str]) -> str:
+    """An alternation of `words` that branches once per character: "a(?:dmin|kia)|b…"."""
+    branches = []
+    for _, group in groupby(sorted(words), key=lambda w: w[0]):
+        same = list(group)
+        stem = os.path.commonprefix(same)
+        rests = [w[len(stem) :] for w in same]
+        if "" in rests:  # a word ends here, so the longer ones add nothing
+            branches.append(re.escape(stem))
+        else:
+            branches.append(f"{re.escape(stem)}(?:{_trie(rests)})")
+    return "|".join(branches)
+
+
+# The checked numbers' part of the gate, for the detectors that have no literals: a run of 8
+# digits, with spaces or dashes between them.
+_DIGIT_RUN = re.compile(r"\d{4}(?:[ -]?\d){4}")
 
 
 _AS_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
@@ -158,11 +181,17 @@ def redact(text: str) -> tuple[str, list[str]]:
     if not _gate().search(folded):
         return text, []
     kinds: list[str] = []
+    digit_run: bool | None = None  # the checked numbers' share of the gate, searched once
     for detector in _detectors():
         # A redaction made by an earlier detector only removes text, so literals missing
         # from the original are missing from what it has become.
         if detector.gate and not any(literal in folded for literal in detector.gate):
             continue
+        if not detector.gate:
+            if digit_run is None:
+                digit_run = _DIGIT_RUN.search(folded) is not None
+            if not digit_run:
+                continue
         if detector.near and not any(word in folded for word in detector.near):
             continue
 

@@ -462,3 +462,24 @@ def test_password_and_token_shapes() -> None:
     assert not complex_password("Ab1!")  # too short
     assert token_like("secret_Xk82mPq01LzRt5vN7wQ9") and token_like("8a7b6c5d4e3f2a1b0c9d")
     assert not token_like("id_ed25519_homelab") and not token_like("abcdefghijklmnopqr")
+
+
+GATE_LITERALS = sorted({w for d in secrets._detectors() for w in d.gate})
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(GATE_LITERALS).map(lambda w: w[: max(1, len(w) - 1)]),
+            st.sampled_from(GATE_LITERALS),
+            st.text(alphabet="abcdeop/ :-_码的12", max_size=4),
+        ),
+        max_size=6,
+    ).map("".join)
+)
+def test_the_trie_gate_lets_in_what_the_literals_do(text: str) -> None:
+    flat = "|".join(re.escape(w) for w in GATE_LITERALS)
+    assert bool(secrets._gate().search(text)) == bool(
+        re.search(flat, text) or re.search(r"\d{4}(?:[ -]?\d){4}", text)
+    )
