@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -483,3 +484,28 @@ def test_the_trie_gate_lets_in_what_the_literals_do(text: str) -> None:
     assert bool(secrets._gate().search(text)) == bool(
         re.search(flat, text) or re.search(r"\d{4}(?:[ -]?\d){4}", text)
     )
+
+
+def _search_seconds(pattern: re.Pattern[str], text: str) -> float:
+    started = time.perf_counter()
+    pattern.search(text)
+    return time.perf_counter() - started
+
+
+# A label repeated with no value after it, then a character the value may not end on: each
+# label is a start, and a lookahead or run that reaches past the next label scans again from
+# there (tests/system/test_rules_linear.py searches runs of one alphabet, not these).
+REPEATS = ["pw:", "pass:", "key:", "key-", "旧的", "旧的a1", "hook/", "pin", "a /", "backup code"]
+
+
+@pytest.mark.parametrize("unit", REPEATS)
+def test_no_detector_rescans_a_run_of_its_own_labels(unit: str) -> None:
+    slow = []
+    for d in secrets._detectors():
+        for tail in (" b", "/"):
+            short = unit * (800 // len(unit)) + tail
+            long = unit * (12_800 // len(unit)) + tail
+            took = _search_seconds(d.pattern, long)
+            if took > 0.05 and took > 50 * max(_search_seconds(d.pattern, short), 1e-5):
+                slow.append(f"{d.kind} {d.pattern.pattern[:60]} ({took:.2f} s)")
+    assert slow == []
