@@ -49,14 +49,22 @@ def cn_id(number: str) -> bool:
 def complex_password(value: str) -> bool:
     """Three of the four classes a password policy asks for: lower case, upper case, digits,
     and symbols other than the - _ . that names and versions hold ("Adg-2026-home!",
-    "Pve-Cluster-09", but not "x86_64" or "arm64-v8a")."""
+    "Pve-Cluster-09", but not "x86_64" or "arm64-v8a"); and not a name with a number or a
+    version after it ("Windows11", "Python3.12"): a symbol, or a digit inside the word."""
     classes = (
         any(c.islower() for c in value),
         any(c.isupper() for c in value),
         any(c.isdigit() for c in value),
         any(not c.isalnum() and c not in "-_." for c in value),
     )
-    return len(value) >= 6 and sum(classes) >= 3
+    if len(value) < 6 or sum(classes) < 3 or _NAME_AND_NUMBER.fullmatch(value):
+        return False
+    return not value.isalnum() or _DIGIT_INSIDE.search(value) is not None
+
+
+# "Windows11", "Python3.12", "Ubuntu-24.04", "Next.js14": a product and its number or version.
+_NAME_AND_NUMBER = re.compile(r"[A-Za-z]+(?:\.[A-Za-z]+)?[ _-]?v?\d+(?:\.\d+)*")
+_DIGIT_INSIDE = re.compile(r"\d[A-Za-z]")
 
 
 def token_like(value: str) -> bool:

@@ -327,6 +327,11 @@ NEGATIVES = [
     "- webhooks docs at https://example.com/docs/webhooks/overview",
     "- 旧的 v2.4.1 版本不用了，登录页改了",
     "- Tests must pass: all green before deploy",
+    "- CI pass: yes", "- Tests pass: 100%", "- pass: 3/4 of the suite",
+    "- Password: none", "- Password: N/A", "- password: TBD",
+    "- OS: macOS / Windows11", "- Go / Python3.12", "- Ubuntu / Ubuntu-24.04",
+    "- Stack: React / Next.js14",
+    "- 密码 20260302 起生效",
 ]  # fmt: skip
 
 
@@ -461,6 +466,8 @@ def test_password_and_token_shapes() -> None:
     assert complex_password("Adg-2026-home!") and complex_password("Pve-Cluster-09")
     assert not complex_password("x86_64") and not complex_password("arm64-v8a")
     assert not complex_password("Ab1!")  # too short
+    assert complex_password("St3am!Deck") and complex_password("Hass-Kitchen-7")
+    assert not complex_password("Windows11") and not complex_password("Python3.12")
     assert token_like("secret_Xk82mPq01LzRt5vN7wQ9") and token_like("8a7b6c5d4e3f2a1b0c9d")
     assert not token_like("id_ed25519_homelab") and not token_like("abcdefghijklmnopqr")
 
