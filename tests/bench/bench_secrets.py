@@ -8,7 +8,8 @@ Records are the labelled classification fixtures (335 lines, both languages) and
 detect-secrets is run the way it scans a file (`SecretsCollection.scan_file` with its default
 plugins and filters, the records one a line in a .md file) and, for what it finds, also line
 by line with `scan_line` (its ad-hoc mode, which skips the entropy limits and filters). The
-test strings are tests/classify/test_secrets.py's credentials and its ordinary-text lists.
+test strings are tests/classify/test_secrets.py's credentials and its ordinary-text lists, and
+the labelled lines of tests/classify/secret_lines.jsonl (both halves).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from memctl.classify.secrets import redact
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from classify import test_secrets  # noqa: E402  (its lists are the test strings)
+from classify import secret_lines, test_secrets  # noqa: E402  (its lists are the test strings)
 
 
 def corpora() -> dict[str, list[str]]:
@@ -88,7 +89,14 @@ def main() -> None:
             )
         positives = [text for text, _, _ in test_secrets.SECRETS]
         negatives = test_secrets.BENIGN + test_secrets.NEGATIVES
-        for title, texts in (("credentials", positives), ("ordinary text", negatives)):
+        labelled = [r for half in ("dev", "test") for r in secret_lines.lines(half)]
+        sets = (
+            ("credentials", positives),
+            ("ordinary text", negatives),
+            ("secret_lines.jsonl credentials", [str(r["text"]) for r in labelled if r["secrets"]]),
+            ("secret_lines.jsonl ordinary", [str(r["text"]) for r in labelled if not r["secrets"]]),
+        )
+        for title, texts in sets:
             file_hits = scan_file(texts)
             line_hits = [[s.type for s in scan_line(t)] for t in texts]
             ours = [bool(redact(t)[1]) for t in texts]

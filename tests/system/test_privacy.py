@@ -272,6 +272,39 @@ def test_credentials_in_note_shapes_never_reach_the_store_nor_a_context(
     assert "root/[REDACTED:password]" in mine  # the control: the entry is there, redacted
 
 
+# -- credentials in the agent homes of the gold set (tests/quality/homes, dev2 files only) ------
+
+HOMES = Path(__file__).resolve().parents[1] / "quality" / "homes"
+# The dev2 files that hold credentials, and what of them must not reach the store.
+HOME_SECRETS = {
+    "codex-dev/.codex/AGENTS.md": ["Adg-2026-home!", "adguard123"],
+    "openclaw-nurse/.openclaw/workspace/MEMORY.md": [
+        "Mango-Kettle-41", "gcal_tok_9f3a11c0e2b74d5c8a1f",
+    ],
+    "claude-freelancer/code/bakery-site/CLAUDE.md": ["65f0c0ffee1234abcd"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("home_file", sorted(HOME_SECRETS))
+def test_credentials_of_the_agent_homes_are_redacted(
+    run: Run, db_path: Path, import_json: Any, home_file: str
+) -> None:
+    path = HOMES / home_file
+    secrets = HOME_SECRETS[home_file]
+    assert all(s in path.read_text(encoding="utf-8") for s in secrets)  # the file in step
+    report = import_json(path)
+    assert report["redacted"]
+    hits = [
+        s for f in sorted(db_path.parent.glob(f"{db_path.name}*")) for s in secrets
+        if s.encode() in f.read_bytes()
+    ]  # fmt: skip
+    assert hits == []
+    entries = orjson.loads(run("list", "--json").stdout)
+    redacted = [e for e in entries if "[REDACTED:" in e["content"]]
+    assert len(redacted) == len(report["redacted"])
+    assert {e["audience"] for e in redacted} == {"private"}
+
+
 @pytest.mark.parametrize(
     "command",
     [
