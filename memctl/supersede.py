@@ -68,13 +68,22 @@ def holds_back(reasons: Iterable[str]) -> bool:
     return any(r.startswith(_CONFLICT) for r in reasons)
 
 
+Chains = dict[str, "_Chain"]
+
+
 def resolve(
-    user: UserStore, entry_ids: Iterable[int], who: str = "memctl", decided: Iterable[int] = ()
+    user: UserStore,
+    entry_ids: Iterable[int],
+    who: str = "memctl",
+    decided: Iterable[int] = (),
+    chains: Chains | None = None,
 ) -> dict[str, int]:
     """Check each entry's fact against the user's other live entries; returns counts.
 
     `decided`: entries a person just chose as current (approved in review); they replace the
     values they have no order with (undated ones) instead of going to review with them.
+    `chains`: the chains of an earlier call to keep using (an import's files, one call each),
+    valid only while nothing else changed their entries since; new entries join them.
     """
     superseded = 0
     held: set[int] = set()
@@ -82,18 +91,20 @@ def resolve(
     chosen = set(decided)
     ids = list(entry_ids)
     keys = dict(user.entries_by_id("id, fact_key", ids, "AND fact_key IS NOT NULL"))
-    chains: dict[str, _Chain | None] = {}
+    kept: Chains = {} if chains is None else chains
+    single: set[str] = set()  # keys with one value in force: no entry of them has a rival
+    for key in dict.fromkeys(keys.values()):
+        if key in kept:
+            kept[key].admit(user, [i for i in ids if keys.get(i) == key])
+        elif len(user.facts.values(key, LIVE)) < 2:
+            single.add(key)  # nothing to load (checked again by a later call)
+        else:
+            kept[key] = _Chain.load(user, key)
     for entry_id in ids:
         key = keys.get(entry_id)
-        if key is None:
+        if key is None or key in single:
             continue
-        if key not in chains:
-            # One value in force under the key: no entry of it has a rival, nothing to load.
-            one = len(user.facts.values(key, LIVE)) < 2
-            chains[key] = None if one else _Chain.load(user, key)
-        chain = chains[key]
-        if chain is None:
-            continue
+        chain = kept[key]
         entry = chain.entries.get(entry_id)
         if entry is None or entry["status"] not in LIVE:
             continue
@@ -142,15 +153,36 @@ class _Chain:
         self.entries = {e["id"]: e for e in live}
         self.olds: dict[int, list[int]] = {}
         self.whole = False  # all links of the key read (else each entry's when first needed)
+        self._index([e["id"] for e in live])
+
+    def _index(self, ids: Iterable[int]) -> None:
         # Live entries in id order; one superseded since is skipped by `_next` (path halving),
         # so going over the rivals again and again costs nothing for those already gone.
-        self.live = sorted(e["id"] for e in live if e["merged_into"] is None)
+        self.live = sorted(i for i in ids if self.entries[i]["merged_into"] is None)
         self.skip = list(range(len(self.live) + 1))
         # How many of `live` hold each value (less those found gone): when every one holds the
         # entry's own value there is no rival to look for. A pinned preamble restating one fact
         # on thousands of lines made each entry walk all the others for nothing.
         self.values = Counter(self.entries[i]["fact_value"] for i in self.live)
         self.count = len(self.live)
+
+    def admit(self, user: UserStore, ids: list[int]) -> None:
+        """Take in entries of the key written since the chain was read (they are new: they
+        have no links yet)."""
+        rows = [_entry(r) for r in user.facts.by_ids([i for i in ids if i not in self.entries])]
+        for entry in rows:
+            self.entries[entry["id"]] = entry
+        live = sorted(e["id"] for e in rows if e["merged_into"] is None and e["status"] in LIVE)
+        if not live:
+            return
+        if self.live and live[0] < self.live[-1]:  # not after the others: index them anew
+            self._index(i for i in [*self.live, *live] if self.entries[i]["status"] in LIVE)
+            return
+        # After the others: the end marker of `skip` becomes the first new entry.
+        self.live += live
+        self.skip += range(len(self.skip), len(self.skip) + len(live))
+        self.values.update(self.entries[i]["fact_value"] for i in live)
+        self.count += len(live)
 
     @classmethod
     def load(cls, user: UserStore, key: str) -> _Chain:

@@ -53,7 +53,8 @@ def test_list_table(three, run):
 
 
 def test_list_table_shortens_long_content_to_one_line(tree, import_json, run):
-    import_json(tree({"a.md": "First line of a long paragraph\n" + "word " * 40 + "\n"}))
+    # A list item with a continuation line: one record of two lines.
+    import_json(tree({"a.md": "- First line of a long paragraph\n  " + "word " * 40 + "\n"}))
     result = run("list", "--table")
     row = result.stdout.splitlines()[3]
     shown = "First line of a long paragraph " + ("word " * 40)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import chain_inputs
 import pytest
 import supersede_reference
 from chain_inputs import dated_values, fill, outcome
@@ -55,3 +56,45 @@ def test_the_same_chains_as_the_old_algorithm(
     old, new = outcome(tmp_path / "old.db"), outcome(tmp_path / "new.db")
     assert sum(s == "superseded" for _, s in old["entries"]) > 100  # the case is not trivial
     assert new == old
+
+
+def _imported(path: Path, rows: list[tuple[str, str]], sizes: list[int], chains) -> None:
+    """Rows written a file at a time, each file's entries resolved as an import does: with
+    `chains` (a dict) kept from file to file, or read anew for each file (None)."""
+    store = Store.open(path)
+    try:
+        user = store.for_user("alice")
+        start = 0
+        for size in sizes:
+            with store.transaction():
+                entries = [
+                    {"content": f"I live in {value} ({start + i})", "norm_hash": f"h{start + i}",
+                     "status": "active", "realm": "real", "layer": "profile", "ts": ts,
+                     "fact_key": chain_inputs.KEY, "fact_value": value, "fact_certain": 1}
+                    for i, (value, ts) in enumerate(rows[start : start + size])
+                ]  # fmt: skip
+                ids = list(user.add_entries(entries).values())
+                supersede.resolve(user, ids, chains=chains)
+            start += size
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(("shuffled", "repeats"), [(True, 0), (False, 0), (True, 30)])
+def test_chains_kept_from_file_to_file_decide_as_chains_read_for_each(
+    tmp_path: Path, shuffled: bool, repeats: int
+) -> None:
+    """An import keeps each key's chain from one file to the next (new entries join it): the
+    statuses, links and change log are those of reading the chain again for every file."""
+    rows = dated_values(240, seed=13, shuffled=shuffled, repeats=repeats)
+    rng = random.Random(2)
+    sizes = []
+    while sum(sizes) < len(rows):
+        sizes.append(min(rng.choice([1, 1, 1, 2, 5, 17]), len(rows) - sum(sizes)))
+    _imported(tmp_path / "fresh.db", rows, sizes, None)
+    kept: dict = {}
+    _imported(tmp_path / "kept.db", rows, sizes, kept)
+    fresh, new = outcome(tmp_path / "fresh.db"), outcome(tmp_path / "kept.db")
+    assert sum(s == "superseded" for _, s in fresh["entries"]) > 100
+    assert new == fresh
+    assert list(kept) == [chain_inputs.KEY]  # the chain was kept, not read again

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memctl import copies, merge
+from memctl import supersede as supersede_chains
 from memctl.dedupe import Engine
 from memctl.importer import accept, classify, dedupe, read, supersede, write
 from memctl.importer.batch import Batch
@@ -109,6 +110,15 @@ class Run:
     created_in: dict[int, FileReport] = field(default_factory=dict)  # entry -> file that added it
     _engine: Engine | None = None
     _mark: tuple[int, int, int] | None = None
+    # Supersede chains kept from file to file, and the store as the last file left them.
+    chains: supersede_chains.Chains = field(default_factory=dict)
+    chains_left: tuple[int, int, int] | None = None
+
+    def check_chains(self) -> None:
+        """Forget the kept chains unless the store is as the last file left it (another
+        process may have written between two files)."""
+        if self.chains and self.chains_left != self.store.signatures.mark():
+            self.chains.clear()
 
     def current(self) -> bool:
         """Whether the store is as this run left it (no entry, signature or change since,
@@ -141,6 +151,7 @@ def _import_file(
     verdicts = accept.sort(items)
     report.not_memory.extend(verdicts.not_memory)
     with store.store.transaction():
+        run.check_chains()
         batch = dedupe.exact(store, str(path), verdicts.accepted, run.seen, verdicts.skipped)
         shared = classify.start(batch.to_classify)  # in a worker, while the engine runs here
         try:
@@ -157,7 +168,8 @@ def _import_file(
         for entry_id in created:
             run.created_in[entry_id] = file_report
         dedupe.replace_older(store, batch)
-        resolved, restated = supersede.settle(store, batch, created)
+        resolved, restated = supersede.settle(store, batch, created, run.chains)
+        run.chains_left = store.signatures.mark()
     _account(report, file_report, run, batch, verdicts.rejected)
     report.superseded += resolved["superseded"]
     report.restated += restated

@@ -25,5 +25,10 @@ class Batch:
     stated: dict[int, list[str]] = field(default_factory=dict)  # entry -> times restated
     added: int = 0
 
+    @property
+    def merges_stored(self) -> bool:
+        """Whether a stored entry is merged into a new one (a new, earlier copy of it)."""
+        return any(m.dup < self.first_id for m in self.merges)
+
     def merged_at_birth(self, a: Accepted) -> bool:
         return self.planned[a.norm_hash] in self.born_merged

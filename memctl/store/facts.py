@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from memctl.store.util import marks
+from memctl.store.util import chunks, marks
 
 LIVE = ("active", "pending_review")
 # What a chain knows of an entry.
@@ -28,6 +28,17 @@ class Facts:
             "WHERE user_id = ? AND fact_key = ? AND status IN (?, ?)",
             [self.user_id, key, *LIVE],
         )
+
+    def by_ids(self, ids: list[int]) -> list[sqlite3.Row]:
+        """COLUMNS, merged_into and review_reasons of these entries, by id."""
+        found: list[sqlite3.Row] = []
+        for chunk in chunks(ids):
+            found += self.conn.execute(
+                f"SELECT {_COLUMNS}, merged_into, review_reasons FROM entries "
+                f"WHERE +user_id = ? AND id IN ({marks(chunk)}) ORDER BY id",
+                [self.user_id, *chunk],
+            )
+        return found
 
     def get(self, entry_id: int) -> dict[str, Any] | None:
         row = self.conn.execute(

@@ -1,12 +1,15 @@
 """Many small files: does an import's cost grow with the files, not their square?
 
     python tests/bench/bench_many_files.py [--files 1000 4000] [--repeat 2] [--seed 1]
+                                           [--change 0.02] [--shuffle]
 
 A workspace of daily notes (memory/YYYY-MM-DD.md), each with a few lines: a restated fact
 with a counter (one template family gaining a member per file), a fact whose value changes
 now and then (one supersede chain gaining a link per change), and a line of its own. Each
 file is imported in its own transaction, so whatever a file's stage re-reads (a family, a
-chain, the known lines of a path) shows up here as growth faster than the files. Printed:
+chain, the known lines of a path) shows up here as growth faster than the files. `--change`:
+how often the fact changes (1: a new value in every note); `--shuffle`: the notes' file names
+are not in date order, so values arrive out of order and slot into the chain. Printed:
 median seconds of `memctl import` per size, and the growth between sizes.
 """
 
@@ -27,14 +30,17 @@ from bench_import_dedupe import run_memctl  # noqa: E402
 CITIES = ("北京", "上海", "杭州", "成都", "深圳", "南京", "武汉", "西安")
 
 
-def workspace(root: Path, files: int, seed: int) -> None:
+def workspace(root: Path, files: int, seed: int, change: float, shuffle: bool) -> None:
     rng = random.Random(seed)
     (root / "memory").mkdir(parents=True)
     city = CITIES[0]
+    names = list(range(files))
+    if shuffle:
+        rng.shuffle(names)
     for n in range(files):
         day = date(2020, 1, 1) + timedelta(days=n)
-        if rng.random() < 0.02:
-            city = rng.choice(CITIES)
+        if rng.random() < change:
+            city = f"{rng.choice(CITIES)}{rng.randint(1, 99)}区"
         lines = [
             f"# {day.isoformat()}",
             "",
@@ -42,7 +48,8 @@ def workspace(root: Path, files: int, seed: int) -> None:
             f"- 我住在{city}",
             f"- 今天和同事讨论了需求 {rng.randint(0, 10**6)} 的排期，{rng.choice(CITIES)}见",
         ]
-        (root / "memory" / f"{day.isoformat()}.md").write_text("\n".join(lines) + "\n")
+        name = f"{day.isoformat()}.md" if not shuffle else f"note-{names[n]:06d}.md"
+        (root / "memory" / name).write_text("\n".join(lines) + "\n")
 
 
 def main() -> None:
@@ -50,15 +57,18 @@ def main() -> None:
     parser.add_argument("--files", type=int, nargs="+", default=[1000, 4000])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--change", type=float, default=0.02)
+    parser.add_argument("--shuffle", action="store_true")
     args = parser.parse_args()
-    print(f"# {platform.machine()}, {platform.python_version()}, medians of {args.repeat}")
+    print(f"# {platform.machine()}, {platform.python_version()}, medians of {args.repeat}, "
+          f"change {args.change}, shuffle {args.shuffle}")  # fmt: skip
     print("| files | seconds | growth | peak MiB | added | superseded |")
     print("|---:|---:|---:|---:|---:|---:|")
     first = None
     with tempfile.TemporaryDirectory() as tmp:
         for files in args.files:
             root = Path(tmp) / f"w{files}"
-            workspace(root, files, args.seed)
+            workspace(root, files, args.seed, args.change, args.shuffle)
             runs = [run_memctl(root, Path(tmp) / f"w{files}-{i}.db") for i in range(args.repeat)]
             seconds = statistics.median(r[0] for r in runs)
             mib = statistics.median(r[1] for r in runs)

@@ -378,3 +378,64 @@ def test_entry_ids_follow_input_order(tree, import_json, run):
         (2, "went to Paris", "episodic"),
         (3, "fact B", "procedural"),
     ]
+
+
+def _notes(root: Path) -> Path:
+    """Daily notes of one changing fact, files not in date order, with dated copies (a fact
+    restated) and an earlier copy of a stored note (a stored entry merged into a new one)."""
+    import random
+
+    rng = random.Random(4)
+    days = list(range(120))
+    rng.shuffle(days)
+    cities = ["北京", "上海", "杭州", "成都", "深圳", "南京"]
+    used: list[str] = []
+    for n, day in enumerate(days):
+        date = f"2025-{1 + day // 28:02d}-{1 + day % 28:02d}"
+        place = f"{rng.choice(cities)}{rng.choice('东西南北中')}{rng.choice('一二三四五六')}区"
+        lines = [f"# {date}", "", f"- 我住在{place}"]
+        if n % 9 == 0 and used:
+            lines.append(f"- 我住在{rng.choice(used)}")  # restated, with this note's date
+        used.append(place)
+        if n % 13 == 0:
+            lines.append("- 周末常去西湖边跑步，跑完喝一杯美式咖啡")  # copies across notes
+        (root / f"note-{n:03d}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root
+
+
+def test_chains_kept_across_files_decide_as_chains_read_for_each_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memctl import importer
+    from memctl.store import Store
+
+    (tmp_path / "notes").mkdir()
+    notes = _notes(tmp_path / "notes")
+
+    def state(db: Path) -> list[list[tuple]]:
+        conn = sqlite3.connect(db)
+        try:
+            return [
+                conn.execute(sql).fetchall()
+                for sql in (
+                    "SELECT id, status, fact_value, ts FROM entries ORDER BY id",
+                    "SELECT new_id, old_id, reason FROM supersedes ORDER BY new_id, old_id",
+                    "SELECT entry_id, action, before, after, note FROM changes ORDER BY id",
+                )
+            ]
+        finally:
+            conn.close()
+
+    def imported(db: Path) -> list[list[tuple]]:
+        store = Store.open(db)
+        try:
+            importer.import_paths(store.for_user("u"), [notes])
+        finally:
+            store.close()
+        return state(db)
+
+    kept = imported(tmp_path / "kept.db")
+    monkeypatch.setattr(importer.Run, "check_chains", lambda self: self.chains.clear())
+    fresh = imported(tmp_path / "fresh.db")
+    assert sum(status == "superseded" for _, status, _, _ in fresh[0]) > 30
+    assert kept == fresh
