@@ -462,3 +462,24 @@ def test_ratio_bound_decides_as_difflib(a: str, b: str) -> None:
     for threshold in (0.3, 0.5, 0.7):
         expected = SequenceMatcher(None, a, b, False).ratio() >= threshold
         assert _ratio_at_least(a, b, threshold) == expected
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 50), st.integers(-5, 30)), max_size=40),
+    st.integers(1, 12),
+)
+def test_prefix_join_passes_cover_every_candidate_once_within_the_bound(
+    ranges: list[tuple[int, int]], limit: int
+) -> None:
+    from memctl.dedupe.jaccard import _passes
+    from memctl.dedupe.keyindex import spans
+
+    lo = np.array([a for a, _ in ranges], dtype=np.int64)
+    hi = np.array([a + d for a, d in ranges], dtype=np.int64)
+    which, at = spans(lo, hi)
+    seen = []
+    for part, lo_part, hi_part in _passes(lo, hi, limit):
+        w, a = spans(lo_part, hi_part)
+        assert len(w) <= limit
+        seen += zip(part[w].tolist(), a.tolist(), strict=True)
+    assert sorted(seen) == sorted(zip(which.tolist(), at.tolist(), strict=True))
