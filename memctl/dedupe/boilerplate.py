@@ -52,7 +52,8 @@ class Boilerplate:
         self.max_similarity = config.boilerplate_max_remainder_similarity
         self.near_similarity = config.boilerplate_near_similarity
         self._near: dict[tuple[int, int], int] = {}  # (row, boilerplate) -> _carried()
-        self._tries: Counter[int] = Counter()  # row -> boilerplates it was compared with
+        # (row, is a tail) -> boilerplates it was compared with on that side
+        self._tries: Counter[tuple[int, bool]] = Counter()
         self._heads = KeyIndex()
         self._tails = KeyIndex()
         # The next `min_chars` characters (head) / the ones before the last (tail): a record
@@ -154,7 +155,7 @@ class Boilerplate:
                         inside.add(row)
                         text = _masked(folded(row))
                         group.append((row, text[::-1] if reverse else text))
-            found.update(self._near_carriers(group, cut, shared))
+            found.update(self._near_carriers(group, cut, shared, reverse))
         # Lengths so far count a run of digits as one character.
         for row, length in found.items():
             text = folded(row)
@@ -162,7 +163,11 @@ class Boilerplate:
         return found
 
     def _near_carriers(
-        self, group: list[tuple[int, str]], cut: dict[int, int], shared: Counter[str]
+        self,
+        group: list[tuple[int, str]],
+        cut: dict[int, int],
+        shared: Counter[str],
+        reverse: bool,
     ) -> dict[int, int]:
         """Members whose copy of a found boilerplate (`shared`: how many carry each exactly)
         differs from it a little (a typo, a changed word): where their copy ends."""
@@ -180,9 +185,9 @@ class Boilerplate:
                     # every record with each of them grew with the square of the crowd (60k
                     # boilerplate notes: 272 s, 93 s with the bound, the same merges but 16). A
                     # record not matched within the bound is compared on its whole text.
-                    if self._tries[row] >= _NEAR_TRIES:
+                    if self._tries[row, reverse] >= _NEAR_TRIES:
                         break
-                    self._tries[row] += 1
+                    self._tries[row, reverse] += 1
                     end = self._near[key] = self._carried(boilerplate, text)
                 if end > 0:
                     found[row] = end
