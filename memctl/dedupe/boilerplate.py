@@ -352,14 +352,24 @@ def _guess_longest(a: str, b: str, span: tuple[int, int, int, int]) -> tuple[int
 def _is_longest(a: str, b: str, span: tuple[int, int, int, int], i: int, j: int, size: int) -> bool:
     """Is a[i:i+size] == b[j:j+size] what difflib's find_longest_match(*span) returns: no
     longer common substring in the span, none as long that starts earlier in a, and b's
-    first one there?"""
+    first one there? Each place of a (or of b, when b has fewer places for a substring this
+    long) is looked up in the other text's span: C finds, a Python step each."""
     alo, ahi, blo, bhi = span
     region = b[blo:bhi]
     if region.find(a[i : i + size]) != j - blo:
         return False
-    if any(a[x : x + size] in region for x in range(alo, i)):
-        return False
-    return not any(a[x : x + size + 1] in region for x in range(i + 1, ahi - size))
+    if ahi - alo - size <= 2 * (bhi - blo - size):
+        if any(a[x : x + size] in region for x in range(alo, i)):
+            return False
+        return not any(a[x : x + size + 1] in region for x in range(i, ahi - size))
+    part = a[alo:ahi]
+    if any(b[y : y + size + 1] in part for y in range(blo, bhi - size)):
+        return False  # a longer one
+    for y in range(blo, bhi - size + 1):  # one as long, earlier in a
+        x = part.find(b[y : y + size])
+        if 0 <= x < i - alo:
+            return False
+    return True
 
 
 def _ratio_at_least(a: str, b: str, threshold: float) -> bool:
