@@ -383,7 +383,7 @@ def _ratio_at_least(a: str, b: str, threshold: float) -> bool:
         return False
     if 2.0 * max(_common_prefix(a, b), _common_suffix(a, b)) / total >= threshold:
         return True
-    return SequenceMatcher(None, a, b, False).ratio() >= threshold
+    return 2.0 * sum(size for _, _, size in _matching_blocks(a, b)) / total >= threshold
 
 
 def _common_prefix(a: str, b: str) -> int:
