@@ -184,7 +184,9 @@ class Boilerplate:
                     # lengths differ, so each group call brings new candidates, and comparing
                     # every record with each of them grew with the square of the crowd (60k
                     # boilerplate notes: 272 s, 93 s with the bound, the same merges but 16). A
-                    # record not matched within the bound is compared on its whole text.
+                    # record not matched within the bound is compared on its whole text. Per
+                    # side: a note inside the boilerplate fails every head candidate and is
+                    # matched by a tail one.
                     if self._tries[row, reverse] >= _NEAR_TRIES:
                         break
                     self._tries[row, reverse] += 1
@@ -260,7 +262,7 @@ _PAIRS = 12
 _SHIFT = 2  # characters put in or left out before a second window that it is still found by
 _SAMPLE = 4  # records of a shared second window whose group is looked at
 _NEAR_CANDIDATES = 3  # distinct boilerplates a member is compared with, most shared first
-_NEAR_TRIES = 3  # boilerplates one record is compared with in all, whatever the groups
+_NEAR_TRIES = 3  # boilerplates one record is compared with per side, whatever the groups
 _SURE = 8  # characters of a looked up in b at a time, to guess difflib's blocks
 _MASK = (1 << 64) - 1  # str hash (salted per process: these keys never leave it) as uint64
 
