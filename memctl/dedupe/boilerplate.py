@@ -27,6 +27,7 @@ records on what remains, so notes that differ only in that stamp are one memory.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
@@ -51,7 +52,8 @@ class Boilerplate:
         self.max_similarity = config.boilerplate_max_remainder_similarity
         self.near_similarity = config.boilerplate_near_similarity
         self._near: dict[tuple[int, int], int] = {}  # (row, boilerplate) -> _carried()
-        self._tries: Counter[int] = Counter()  # row -> boilerplates it was compared with
+        # (row, is a tail) -> boilerplates it was compared with on that side
+        self._tries: Counter[tuple[int, bool]] = Counter()
         self._heads = KeyIndex()
         self._tails = KeyIndex()
         # The next `min_chars` characters (head) / the ones before the last (tail): a record
@@ -153,7 +155,7 @@ class Boilerplate:
                         inside.add(row)
                         text = _masked(folded(row))
                         group.append((row, text[::-1] if reverse else text))
-            found.update(self._near_carriers(group, cut, shared))
+            found.update(self._near_carriers(group, cut, shared, reverse))
         # Lengths so far count a run of digits as one character.
         for row, length in found.items():
             text = folded(row)
@@ -161,26 +163,33 @@ class Boilerplate:
         return found
 
     def _near_carriers(
-        self, group: list[tuple[int, str]], cut: dict[int, int], shared: Counter[str]
+        self,
+        group: list[tuple[int, str]],
+        cut: dict[int, int],
+        shared: Counter[str],
+        reverse: bool,
     ) -> dict[int, int]:
         """Members whose copy of a found boilerplate (`shared`: how many carry each exactly)
         differs from it a little (a typo, a changed word): where their copy ends."""
         found: dict[int, int] = {}
+        candidates = [(b, hash(b)) for b, _ in shared.most_common(_NEAR_CANDIDATES)]
         for row, text in group:
             if row in cut:
                 continue
-            for boilerplate, _ in shared.most_common(_NEAR_CANDIDATES):
-                key = (row, hash(boilerplate))
+            for boilerplate, key_hash in candidates:
+                key = (row, key_hash)
                 end = self._near.get(key)
                 if end is None:
                     # A bound per record: in a crowd of notes that share boilerplate the cut
                     # lengths differ, so each group call brings new candidates, and comparing
                     # every record with each of them grew with the square of the crowd (60k
                     # boilerplate notes: 272 s, 93 s with the bound, the same merges but 16). A
-                    # record not matched within the bound is compared on its whole text.
-                    if self._tries[row] >= _NEAR_TRIES:
+                    # record not matched within the bound is compared on its whole text. Per
+                    # side: a note inside the boilerplate fails every head candidate and is
+                    # matched by a tail one.
+                    if self._tries[row, reverse] >= _NEAR_TRIES:
                         break
-                    self._tries[row] += 1
+                    self._tries[row, reverse] += 1
                     end = self._near[key] = self._carried(boilerplate, text)
                 if end > 0:
                     found[row] = end
@@ -192,14 +201,11 @@ class Boilerplate:
         `near_similarity` alike (matched characters / boilerplate length); else 0."""
         n = len(boilerplate)
         head = text[: n + max(8, n // 10)]
-        matcher = SequenceMatcher(None, boilerplate, head, False)
-        if matcher.real_quick_ratio() * (len(head) + n) < 2 * self.near_similarity * n:
+        blocks = _matching_blocks(boilerplate, head)
+        if sum(size for _, _, size in blocks) < self.near_similarity * n:
             return 0
-        blocks = [b for b in matcher.get_matching_blocks() if b.size]
-        if not blocks or sum(b.size for b in blocks) < self.near_similarity * n:
-            return 0
-        last = blocks[-1]
-        end = last.b + last.size + (n - last.a - last.size)  # an unmatched end counts as copied
+        a, b, size = blocks[-1]
+        end = b + size + (n - a - size)  # an unmatched end counts as copied
         return end if end < len(text) else 0  # nothing after it: not a note behind boilerplate
 
     def _shared(self, ids: list[int], texts: list[str]) -> dict[int, int]:
@@ -215,31 +221,37 @@ class Boilerplate:
             length = _common_prefix(texts[lo], texts[hi - 1])
             if length < self.min_chars:
                 continue
-            if self._diverse(texts[lo:hi], length):
+            if self._diverse(texts, lo, hi, length):
                 for i in range(lo, hi):
                     found[ids[order[i]]] = length
                 continue
+
+            # The texts of [lo, hi) are sorted and share `length` characters, so those that
+            # go on with one character are a run, found by bisection rather than a walk over
+            # the whole range once per split.
+            def key(t: str, upto: int = length + 1) -> str:
+                return t[:upto]
+
             start = lo
             while start < hi:
-                char = texts[start][length : length + 1]
-                end = start + 1
-                while end < hi and texts[end][length : length + 1] == char:
-                    end += 1
-                if char:  # texts that end right here are equal: nothing after them to compare
+                end = bisect_right(texts, key(texts[start]), start + 1, hi, key=key)
+                if len(texts[start]) > length:  # texts that end right here are equal
                     stack.append((start, end))
                 start = end
         return found
 
-    def _diverse(self, texts: list[str], cut: int) -> bool:
-        """Do the texts differ after `cut`? Pairs half the (sorted) group apart, so neighbours
-        that happen to start alike do not decide it."""
-        n = len(texts)
+    def _diverse(self, texts: list[str], lo: int, hi: int, cut: int) -> bool:
+        """Do texts[lo:hi] differ after `cut`? Pairs half the (sorted) group apart, so
+        neighbours that happen to start alike do not decide it."""
+        n = hi - lo
         step = max(1, n // _PAIRS)
-        ratios = sorted(
-            SequenceMatcher(None, texts[i][cut:], texts[(i + n // 2) % n][cut:], False).ratio()
+        threshold = self.max_similarity
+        below = sum(
+            not _ratio_at_least(texts[lo + i][cut:], texts[lo + (i + n // 2) % n][cut:], threshold)
             for i in range(0, n, step)
         )
-        return ratios[len(ratios) // 2] < self.max_similarity
+        pairs = len(range(0, n, step))
+        return below > pairs // 2  # the median ratio is below the threshold
 
 
 # Pairs compared per group to judge whether its texts differ after a shared start: each is a
@@ -250,7 +262,8 @@ _PAIRS = 12
 _SHIFT = 2  # characters put in or left out before a second window that it is still found by
 _SAMPLE = 4  # records of a shared second window whose group is looked at
 _NEAR_CANDIDATES = 3  # distinct boilerplates a member is compared with, most shared first
-_NEAR_TRIES = 3  # boilerplates one record is compared with in all, whatever the groups
+_NEAR_TRIES = 3  # boilerplates one record is compared with per side, whatever the groups
+_SURE = 8  # characters of a looked up in b at a time, to guess difflib's blocks
 _MASK = (1 << 64) - 1  # str hash (salted per process: these keys never leave it) as uint64
 
 
@@ -280,9 +293,126 @@ def _unmasked_length(text: str, length: int) -> int:
     return raw + (length - masked)
 
 
+def _matching_blocks(a: str, b: str) -> list[tuple[int, int, int]]:
+    """difflib's SequenceMatcher(None, a, b, False).get_matching_blocks() (without the final
+    empty block), in order, found mostly by str.find and slice comparisons.
+
+    difflib takes the longest common substring (the earliest in a, then in b, on ties) and
+    does the same left and right of it. Here each such block is guessed from where pieces
+    of a occur in b, extended, then checked to be the longest of its span (_is_longest); a
+    span with no guess is left to difflib, and so is everything if a guess is wrong. On an
+    edited copy the blocks are few and long: a few finds instead of difflib's 0.4 ms.
+    """
+    out: list[tuple[int, int, int]] = []
+    stack = [(0, len(a), 0, len(b))]
+    while stack:
+        span = stack.pop()
+        alo, ahi, blo, bhi = span
+        if alo >= ahi or blo >= bhi:
+            continue
+        found = _guess_longest(a, b, span)
+        if found is None:
+            matcher = SequenceMatcher(None, a[alo:ahi], b[blo:bhi], False)
+            i, j, size = matcher.find_longest_match(0, ahi - alo, 0, bhi - blo)
+            i, j = i + alo, j + blo
+        elif _is_longest(a, b, span, *found):
+            i, j, size = found
+        else:
+            blocks = SequenceMatcher(None, a, b, False).get_matching_blocks()
+            return [(x.a, x.b, x.size) for x in blocks if x.size]
+        if size:
+            out.append((i, j, size))
+            stack.append((i + size, ahi, j + size, bhi))
+            stack.append((alo, i, blo, j))
+    return sorted(out)
+
+
+def _guess_longest(a: str, b: str, span: tuple[int, int, int, int]) -> tuple[int, int, int] | None:
+    """The longest match found from pieces of a (every _SURE characters) looked up in b,
+    each extended both ways within the span; None when the span is too small or none
+    occurs (difflib then searches it: it is short, or its texts have little in common)."""
+    alo, ahi, blo, bhi = span
+    if ahi - alo < _SURE or bhi - blo < _SURE:
+        return None
+    best: tuple[int, int, int] | None = None
+    x = alo
+    while x + _SURE <= ahi:
+        j = b.find(a[x : x + _SURE], blo, bhi)
+        if j < 0:
+            x += _SURE
+            continue
+        i = x
+        while i > alo and j > blo and a[i - 1] == b[j - 1]:
+            i, j = i - 1, j - 1
+        size = _common_prefix(a[i:ahi], b[j:bhi])
+        if best is None or size > best[2]:
+            best = (i, j, size)
+        x = max(i + size, x + 1)
+    return best
+
+
+def _is_longest(a: str, b: str, span: tuple[int, int, int, int], i: int, j: int, size: int) -> bool:
+    """Is a[i:i+size] == b[j:j+size] what difflib's find_longest_match(*span) returns: no
+    longer common substring in the span, none as long that starts earlier in a, and b's
+    first one there? Each place of a (or of b, when b has fewer places for a substring this
+    long) is looked up in the other text's span: C finds, a Python step each."""
+    alo, ahi, blo, bhi = span
+    region = b[blo:bhi]
+    if region.find(a[i : i + size]) != j - blo:
+        return False
+    if ahi - alo - size <= 2 * (bhi - blo - size):
+        if any(a[x : x + size] in region for x in range(alo, i)):
+            return False
+        return not any(a[x : x + size + 1] in region for x in range(i, ahi - size))
+    part = a[alo:ahi]
+    if any(b[y : y + size + 1] in part for y in range(blo, bhi - size)):
+        return False  # a longer one
+    for y in range(blo, bhi - size + 1):  # one as long, earlier in a
+        x = part.find(b[y : y + size])
+        if 0 <= x < i - alo:
+            return False
+    return True
+
+
+def _ratio_at_least(a: str, b: str, threshold: float) -> bool:
+    """difflib's ratio(a, b) >= threshold, mostly without computing it: the ratio is at most
+    2·min(len)/total, and at least 2·(longest common substring)/total, which is at least
+    their common prefix or suffix (difflib's first block is the longest common substring)."""
+    total = len(a) + len(b)
+    if not total:
+        return threshold <= 1.0
+    if 2.0 * min(len(a), len(b)) / total < threshold:
+        return False
+    if 2.0 * max(_common_prefix(a, b), _common_suffix(a, b)) / total >= threshold:
+        return True
+    return 2.0 * sum(size for _, _, size in _matching_blocks(a, b)) / total >= threshold
+
+
 def _common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix, by bisection on slice comparisons (done in C)."""
     n = min(len(a), len(b))
-    for i in range(n):
-        if a[i] != b[i]:
-            return i
-    return n
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo], a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _common_suffix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    if a[len(a) - n :] == b[len(b) - n :]:
+        return n
+    lo, hi = 0, n  # the last lo characters agree, the last hi do not
+    la, lb = len(a), len(b)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
+            lo = mid
+        else:
+            hi = mid
+    return lo

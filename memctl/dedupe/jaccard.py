@@ -28,7 +28,7 @@ Every candidate is checked by a 512-bit bitmap bound on the overlap, then by exa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -341,10 +341,9 @@ def _prefix_join(
         upper = place[x[sel]] if c >= 2 else high[sel]  # new: smaller than x; old: any size
         lo = np.searchsorted(index_key, base | low[sel], "left")
         hi = np.searchsorted(index_key, base | upper, "left")
-        step = 1 << 16  # probes per pass: bounded temporaries
-        for part in range(0, len(sel), step):
-            which, at = spans(lo[part : part + step], hi[part : part + step])
-            e = sel[part + which]
+        for part, lo_part, hi_part in _passes(lo, hi, _PAIRS_PER_PASS):
+            which, at = spans(lo_part, hi_part)
+            e = sel[part[which]]
             px, py = x[e], index_owner[at]
             nx, ny = n_x[e], sizes[py]
             # ppjoin's positional filter: after the first common token, at most this many.
@@ -354,6 +353,29 @@ def _prefix_join(
             keys = distinct((px << 32) | py)
             found.append(keys[bound(keys >> 32, keys & 0xFFFFFFFF)])
     return distinct(np.concatenate(found))
+
+
+def _passes(
+    lo: np.ndarray, hi: np.ndarray, limit: int
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The ranges [lo[i], hi[i]) in passes of at most `limit` positions in all, as (i, lo, hi)
+    arrays: a range longer than that is cut into pieces. Bounds the temporaries of one pass
+    by the candidates, not by the probes: in a crowd of texts that share most of their
+    bigrams one probe's range can hold every record (60k notes whose boilerplate was not
+    set aside: 282M candidates in one pass of 65,536 probes, 2 GiB an array)."""
+    counts = np.maximum(hi - lo, 0)
+    pieces = np.maximum(-(-counts // limit), 1)
+    owner = np.repeat(np.arange(len(lo), dtype=np.int64), pieces)
+    k = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(pieces) - pieces, pieces)
+    piece_lo = lo[owner] + k * limit
+    piece_hi = np.minimum(piece_lo + limit, np.maximum(hi[owner], lo[owner]))
+    ends = np.cumsum(np.maximum(piece_hi - piece_lo, 0))
+    start = 0
+    while start < len(owner):
+        before = ends[start - 1] if start else 0
+        stop = max(int(np.searchsorted(ends, before + limit, "right")), start + 1)
+        yield owner[start:stop], piece_lo[start:stop], piece_hi[start:stop]
+        start = stop
 
 
 def _prefixes(
@@ -432,6 +454,7 @@ def _sorting(keys: np.ndarray) -> np.ndarray:
 
 _LOW21 = (1 << 21) - 1
 _BLOCK = 1 << 20  # entries per pass over a token-sized array
+_PAIRS_PER_PASS = 1 << 21  # candidate pairs per pass of the prefix join (~16 MB an array)
 
 
 def _blocks(total: int) -> list[tuple[int, int]]:

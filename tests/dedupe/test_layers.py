@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
 
@@ -404,3 +405,81 @@ def test_unmasked_length_maps_a_masked_prefix_back(text: str) -> None:
         raw = _unmasked_length(text, length)
         assert _masked(text[:raw]) == masked[:length]
         assert raw == len(text) or _masked(text[: raw + 1]) != masked[:length]  # the shortest
+
+
+def _difflib_carried(boilerplate: str, text: str) -> int:
+    """_carried() as it was written first: difflib on the whole boilerplate (the oracle)."""
+    from difflib import SequenceMatcher
+
+    n = len(boilerplate)
+    head = text[: n + max(8, n // 10)]
+    blocks = [b for b in SequenceMatcher(None, boilerplate, head, False).get_matching_blocks()]
+    blocks = [b for b in blocks if b.size]
+    if not blocks or sum(b.size for b in blocks) < CONFIG.boilerplate_near_similarity * n:
+        return 0
+    last = blocks[-1]
+    end = last.b + last.size + (n - last.a - last.size)
+    return end if end < len(text) else 0
+
+
+def _edited(rng: random.Random, text: str, alphabet: str) -> str:
+    for _ in range(rng.randrange(3)):
+        at = rng.randrange(len(text) + 1)
+        piece = "".join(rng.choice(alphabet) for _ in range(rng.randrange(12)))
+        op = rng.randrange(3)
+        if op == 0:  # put in
+            text = text[:at] + piece + text[at:]
+        elif op == 1:  # left out
+            text = text[:at] + text[at + 1 + len(piece) :]
+        else:  # changed
+            text = text[:at] + piece + text[at + len(piece) :]
+    return text
+
+
+def test_boilerplate_carried_equals_difflib() -> None:
+    """The slice-and-find answer is difflib's on edited copies, over small alphabets too,
+    where a match found by str.find is most often not the one difflib takes."""
+    from memctl.dedupe.boilerplate import Boilerplate
+
+    boilerplate = Boilerplate(CONFIG)
+    rng = random.Random(7)
+    for _ in range(12000):
+        alphabet = rng.choice(["ab", "abc", "abcd", "用户是的"[: rng.randrange(2, 5)]])
+        bp = "".join(rng.choice(alphabet) for _ in range(rng.randrange(40, 120)))
+        rest = "".join(rng.choice(alphabet + "x") for _ in range(rng.randrange(30)))
+        text = _edited(rng, bp, alphabet + "x") + rest
+        assert boilerplate._carried(bp, text) == _difflib_carried(bp, text), (bp, text)
+
+
+@given(st.text(alphabet="abcd", max_size=60), st.text(alphabet="abcd", max_size=60))
+def test_ratio_bound_decides_as_difflib(a: str, b: str) -> None:
+    from difflib import SequenceMatcher
+
+    from memctl.dedupe.boilerplate import _common_prefix, _common_suffix, _ratio_at_least
+
+    assert _common_prefix(a, b) == len(os.path.commonprefix([a, b]))
+    assert _common_suffix(a, b) == len(os.path.commonprefix([a[::-1], b[::-1]]))
+    for threshold in (0.3, 0.5, 0.7):
+        expected = SequenceMatcher(None, a, b, False).ratio() >= threshold
+        assert _ratio_at_least(a, b, threshold) == expected
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 50), st.integers(-5, 30)), max_size=40),
+    st.integers(1, 12),
+)
+def test_prefix_join_passes_cover_every_candidate_once_within_the_bound(
+    ranges: list[tuple[int, int]], limit: int
+) -> None:
+    from memctl.dedupe.jaccard import _passes
+    from memctl.dedupe.keyindex import spans
+
+    lo = np.array([a for a, _ in ranges], dtype=np.int64)
+    hi = np.array([a + d for a, d in ranges], dtype=np.int64)
+    which, at = spans(lo, hi)
+    seen = []
+    for part, lo_part, hi_part in _passes(lo, hi, limit):
+        w, a = spans(lo_part, hi_part)
+        assert len(w) <= limit
+        seen += zip(part[w].tolist(), a.tolist(), strict=True)
+    assert sorted(seen) == sorted(zip(which.tolist(), at.tolist(), strict=True))
