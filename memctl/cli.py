@@ -987,13 +987,17 @@ def dedupe_(
 
 
 @contextmanager
-def _errors() -> Iterator[None]:
-    """Map domain errors raised outside `_store` (lock, config) to a one-line message."""
+def _errors(db: Path | None = None) -> Iterator[None]:
+    """Map domain errors raised outside `_store` (lock, config, a store the core opened) to a
+    one-line message and its exit code."""
     try:
         yield
     except MemctlError as exc:
         err.print(f"[red]Error:[/red] {escape(str(exc))}")
         raise typer.Exit(exc.exit_code) from None
+    except sqlite3.Error as exc:
+        err.print(f"[red]Error:[/red] database {escape(str(db))}: {escape(str(exc))}")
+        raise typer.Exit(StoreError.exit_code) from None
 
 
 @app.command("consolidate")
@@ -1008,12 +1012,8 @@ def consolidate_(
     Example (crontab): */10 * * * * memctl consolidate --db ~/.local/share/memctl/memctl.db
     """
     path = db or default_db_path()
-    with (
-        _errors(),
-        consolidate.locked(path, dry_run),
-        _store(path, "default", scratch=dry_run) as user,
-    ):
-        report = consolidate.consolidate(user.store, dry_run=dry_run)
+    with _errors(path), consolidate.opened(path, dry_run=dry_run) as store:
+        report = consolidate.consolidate(store, dry_run=dry_run)
     if json_:
         _emit_json(report.as_dict())
         return
@@ -1137,11 +1137,12 @@ def run_(
 
     Example: memctl run pipelines/nightly.toml --db ~/.local/share/memctl/memctl.db
     """
-    with _errors():
+    path = db or default_db_path()
+    with _errors(path):
         spec = pipeline.load(pipeline_file)
-        path = db or default_db_path()
-        with consolidate.locked(path), _store(path, user) as opened:
-            results = pipeline.run(spec, opened.store, user)
+        stores.check_user(user)
+        with consolidate.opened(path) as store:
+            results = pipeline.run(spec, store, user)
     if json_:
         _emit_json({"pipeline": spec.name, "steps": results})
         return

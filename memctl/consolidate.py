@@ -8,8 +8,8 @@ holds the per-database lock (memctl.lock) so two schedulers never run it at once
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, ExitStack, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -202,11 +202,18 @@ class RunReport:
         return vars(self) | {"seconds": round(self.seconds, 3)}
 
 
-def locked(db_path: Path, dry_run: bool = False) -> AbstractContextManager[None]:
-    """The lock `consolidate` (and `pipeline.run`) take, for a caller that opens the store
-    itself: taken before the open, a second run fails at once and opens nothing (creates no
-    database, runs no migration under the first). A dry run, on a scratch copy, takes none."""
-    return nullcontext() if dry_run else lock.exclusive(db_path)
+@contextmanager
+def opened(db_path: Path, *, dry_run: bool = False) -> Iterator[Store]:
+    """The store at `db_path` for upkeep (`consolidate`, `pipeline.run`), under the lock they
+    take, taken before the store is opened: a second run fails at once (Locked) and opens
+    nothing (creates no database, runs no migration under the first). A dry run opens a
+    scratch copy and takes no lock."""
+    with nullcontext() if dry_run else lock.exclusive(db_path):
+        store = Store.open_scratch(db_path) if dry_run else Store.open(db_path)
+        try:
+            yield store
+        finally:
+            store.close()
 
 
 def consolidate(
