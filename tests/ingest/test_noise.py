@@ -57,7 +57,7 @@ from memctl.ingest.noise import judge
         ("memory/YYYY-MM-DD.md | 每日流水", "about the memory file"),
         ("No new facts to save.", "log line"),
         ("- `src/app.py`, tests/test_app.py", "log line"),
-        ("[2026-05-02 21:10] Summary: read_file(~/todo.md) ok; exec(\"ls\") exit 0", "log line"),
+        ('[2026-05-02 21:10] Summary: read_file(~/todo.md) ok; exec("ls") exit 0', "log line"),
         ("[2026-05-03 08:00] heartbeat: nothing scheduled", "log line"),
         ("Last login: Wed Mar  4 10:01:02 on ttys001", "log line"),
         ("```\n[09:00:01] backup.start\n[09:00:04] upload ok id=b_12\n```", "log line"),
