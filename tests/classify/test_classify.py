@@ -81,6 +81,19 @@ def test_work_content_is_work_and_the_users_job_is_real() -> None:
     assert classify("用户是产品经理，在杭州工作。", path="USER.md").realm == "real"
 
 
+def test_running_a_shop_and_a_stated_job_are_work() -> None:
+    # A business is work (TAXONOMY.md, Realm), a shop's too: takings, stock, suppliers…
+    assert classify("今天营业额 3,100，堂食 80 杯。", path="memory/2026-05-02.md").realm == "work"
+    assert classify("每周五核对库存，燕麦奶低于 10 盒就找供应商补货").realm == "work"
+    assert classify("Restock oat milk from the wholesale supplier on Mondays").realm == "work"
+    # …and a job stated as such.
+    assert classify("- Staff pharmacist at Leeds General, mostly weekends").realm == "work"
+    assert classify("工作：某银行外包测试，项目保密").realm == "work"
+    # Shopping, a new product or a review of the year are one's own life.
+    assert classify("周末去超市买了新品酸奶").realm != "work"
+    assert classify("年底盘点一下今年读过的书").realm != "work"
+
+
 def test_vague_lines_have_unknown_realm_and_stay_in_use() -> None:
     # An unknown realm is not a reason a person can act on (TAXONOMY.md, Status).
     for text in ("他说下周三之前给答复。", "Same as above, but for the other one.", "test"):
