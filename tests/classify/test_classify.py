@@ -67,6 +67,9 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
     assert classify("剧情推进到第二幕").realm != "fictional"
     assert classify("简洁，不要废话。", section="USER > 用户偏好").layer == "profile"
     assert classify("No diet advice unless asked.", section="SOUL > Boundaries").layer == "boundary"
+    # A heading about the user's own life makes its lines facts about the user.
+    assert classify("周末一般不写代码", section="AGENTS > Personal").layer == "profile"
+    assert classify("每天早上吃一片降压药", section="MEMORY > 健康").layer == "profile"
 
 
 def test_work_content_is_work_and_the_users_job_is_real() -> None:
