@@ -364,6 +364,16 @@ def test_file_realm_needs_enough_lines_that_agree() -> None:
     # A split file decides nothing; unknown and uncued lines do not vote.
     assert file_realm([("work", True)] * n + [("real", True)] * n) is None
     assert file_realm([("unknown", True)] * 20 + [("real", True)] * n) == "real"
+    # A project instructions file is one code base's: a couple of lines that say it is a
+    # client's make its rules work; lines about the person there make nothing real.
+    m = int(t["file_realm_project_min_lines"])
+    said = [("work", True)] * m + [("real", True)] * (m + 3) + [("unknown", False)] * 20
+    assert file_realm(said, "/home/a/code/site/CLAUDE.md") == "work"
+    assert file_realm(said, "/home/a/code/site/AGENTS.md") == "work"
+    assert file_realm(said[1:], "/home/a/code/site/CLAUDE.md") is None
+    assert file_realm([("real", True)] * 10, "/home/a/.codex/AGENTS.md") is None
+    assert file_realm([("real", True)] * 10, "/home/a/notes/MEMORY.md") == "real"
+    assert file_realm(said, "/home/a/notes/MEMORY.md") == "real"
     assert classify("Session-Lane 并发模型").realm_cued is False
     assert classify("推特粉丝目标 3000").realm_cued is True
     # A passing mention of the user is too weak to say the line's realm; a name is not.
