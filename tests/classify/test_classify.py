@@ -67,6 +67,13 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
     assert classify("剧情推进到第二幕").realm != "fictional"
     assert classify("简洁，不要废话。", section="USER > 用户偏好").layer == "profile"
     assert classify("No diet advice unless asked.", section="SOUL > Boundaries").layer == "boundary"
+    # "Personal" is no persona heading; a time zone label is the user's attribute anywhere.
+    assert classify("周末一般不写代码", section="AGENTS > Personal").layer != "persona"
+    assert classify("- Time zone: Europe/Berlin", section="MEMORY > Misc").layer == "profile"
+    # Something due or booked on a day happens once (spaced Chinese dates too).
+    assert classify("- Thesis chapter 3 due 2026-06-30, 8k words").layer == "episodic"
+    assert classify("- 爸爸 5 月 12 号做胃镜，提前一天提醒").layer == "episodic"
+    assert classify("- 体重 3 月 2 日：71.5kg，上周末聚餐吃多了").layer == "episodic"
     # A heading about the user's own life makes its lines facts about the user.
     assert classify("周末一般不写代码", section="AGENTS > Personal").layer == "profile"
     assert classify("每天早上吃一片降压药", section="MEMORY > 健康").layer == "profile"
