@@ -351,6 +351,14 @@ def test_reply_language_is_the_users_taste_even_in_claude_md() -> None:
     ("text", "audience"),
     [
         ("**User ID:** 1421730305227755571", "private"),
+        ("Discord: lark#2231, joins on Fridays", "private"),
+        # Health, a birthday with its date, a street address (TAXONOMY.md, Audience).
+        ("- Has asthma, inhaler in the blue bag", "private"),
+        ("- 糖尿病，饭后两小时测血糖", "private"),
+        ("- 颈椎不好，坐久了提醒他起来走走", "private"),
+        ("- Jo's birthday is next Sunday (2026-07-11)", "private"),
+        ("- Deliveries: 22 Marsh Lane, Bristol", "private"),
+        ("- 22 commits in the last release", "public"),
         ("Telegram: 8016131810", "private"),
         ("邮箱 lin.wei@example.com", "private"),
         ("2FA 用 Authy，备用码在抽屉里", "private"),
