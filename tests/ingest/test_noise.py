@@ -59,6 +59,10 @@ from memctl.ingest.noise import judge
         ("- `src/app.py`, tests/test_app.py", "log line"),
         ('[2026-05-02 21:10] Summary: read_file(~/todo.md) ok; exec("ls") exit 0', "log line"),
         ("[2026-05-03 08:00] heartbeat: nothing scheduled", "log line"),
+        # As the readers hand them over: no list marker, no timestamp.
+        ("heartbeat: no jobs due", "log line"),
+        ("Summary: read_file(~/todo.md) ok; write_file(~/todo.md) ok", "log line"),
+        ("[Setup](reference_setup.md) — hosts, ports, where keys live", "about the memory file"),
         ("Last login: Wed Mar  4 10:01:02 on ttys001", "log line"),
         ("```\n[09:00:01] backup.start\n[09:00:04] upload ok id=b_12\n```", "log line"),
         ("- [Setup](reference_setup.md) — hosts, ports, where keys live", "about the memory file"),
@@ -99,6 +103,9 @@ def test_noise_classes(text: str, reason: str) -> None:
         "**Rationale:** MEMORY.md 存长期记忆，memory/YYYY-MM-DD.md 存每日日志",
         "[2026-05-02 21:10] 用户说周五晚上不要推送",
         "The heartbeat job runs every 30 minutes",
+        "Heartbeat: check the mail and the calendar every 30 minutes",
+        "Use parse(x) -> int, never eval(x)",
+        "[Deploys](feedback_deploy.md) — always tag the release first",
         "```\nmake build && make deploy\n```",
     ],
 )
