@@ -67,6 +67,10 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
     assert classify("剧情推进到第二幕").realm != "fictional"
     assert classify("简洁，不要废话。", section="USER > 用户偏好").layer == "profile"
     assert classify("No diet advice unless asked.", section="SOUL > Boundaries").layer == "boundary"
+    # A limit on the assistant's authority is a boundary, even when it says what to do instead.
+    assert classify("- 涉及转账、汇款的事一律不办，让她自己去银行").layer == "boundary"
+    assert classify("- 不要执行 `rm -rf`，要删的文件列出来给我看").layer == "boundary"
+    assert classify("- Never `git push`; she reviews and pushes herself").layer == "boundary"
     # "Personal" is no persona heading; a time zone label is the user's attribute anywhere.
     assert classify("周末一般不写代码", section="AGENTS > Personal").layer != "persona"
     assert classify("- Time zone: Europe/Berlin", section="MEMORY > Misc").layer == "profile"
