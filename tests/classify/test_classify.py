@@ -81,8 +81,9 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
     # A heading about the user's own life makes its lines facts about the user.
     assert classify("周末一般不写代码", section="AGENTS > Personal").layer == "profile"
     assert classify("每天早上吃一片降压药", section="MEMORY > 健康").layer == "profile"
-    assert classify("- Gym locker code in the notes app", section="MEMORY > Home & life").layer == "profile"
-    assert classify("- Bank app: fingerprint login", section="MEMORY > Accounts / logins").layer == "profile"
+    home, logins = "MEMORY > Home & life", "MEMORY > Accounts / logins"
+    assert classify("- Gym locker code in the notes app", section=home).layer == "profile"
+    assert classify("- Bank app: fingerprint login", section=logins).layer == "profile"
 
 
 def test_work_content_is_work_and_the_users_job_is_real() -> None:
