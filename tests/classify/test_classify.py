@@ -67,6 +67,15 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
     assert classify("剧情推进到第二幕").realm != "fictional"
     assert classify("简洁，不要废话。", section="USER > 用户偏好").layer == "profile"
     assert classify("No diet advice unless asked.", section="SOUL > Boundaries").layer == "boundary"
+    # How the user wants answers built is their taste, under a rules heading of a CLAUDE.md too.
+    rules = "AGENTS > 通用规则"
+    assert (
+        classify("- 讲方案时先说结论，再说理由", section=rules, path="AGENTS.md").layer == "profile"
+    )
+    assert (
+        classify("- Reply in English; code comments too", section=rules, path="AGENTS.md").layer
+        == "profile"
+    )
     # A limit on the assistant's authority is a boundary, even when it says what to do instead.
     assert classify("- 涉及转账、汇款的事一律不办，让她自己去银行").layer == "boundary"
     assert classify("- 不要执行 `rm -rf`，要删的文件列出来给我看").layer == "boundary"
