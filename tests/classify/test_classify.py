@@ -83,6 +83,9 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
     # "Personal" is no persona heading; a time zone label is the user's attribute anywhere.
     assert classify("周末一般不写代码", section="AGENTS > Personal").layer != "persona"
     assert classify("- Time zone: Europe/Berlin", section="MEMORY > Misc").layer == "profile"
+    # A thing not done yet is a status that will go stale.
+    assert classify("- 打印机卡纸，买了新硒鼓还没换").layer == "episodic"
+    assert classify("- Search page is slow — TODO cache the index").layer == "episodic"
     # Something due or booked on a day happens once (spaced Chinese dates too).
     assert classify("- Thesis chapter 3 due 2026-06-30, 8k words").layer == "episodic"
     assert classify("- 爸爸 5 月 12 号做胃镜，提前一天提醒").layer == "episodic"
