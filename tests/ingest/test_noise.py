@@ -68,6 +68,7 @@ from memctl.ingest.noise import judge
         ("- [Setup](reference_setup.md) — hosts, ports, where keys live", "about the memory file"),
         ("Notes go in memory/YYYY-MM-DD.md, keep the summary here.", "about the memory file"),
         ("Agent: add anything you learn here, one line each.", "template placeholder"),
+        ("The more you know, the better you can help.", "template placeholder"),
     ],
 )
 def test_noise_classes(text: str, reason: str) -> None:
@@ -105,6 +106,7 @@ def test_noise_classes(text: str, reason: str) -> None:
         "The heartbeat job runs every 30 minutes",
         "Heartbeat: check the mail and the calendar every 30 minutes",
         "Use parse(x) -> int, never eval(x)",
+        "The more tests you run, the fewer bugs reach prod",
         "[Deploys](feedback_deploy.md) — always tag the release first",
         "```\nmake build && make deploy\n```",
     ],
