@@ -69,6 +69,8 @@ from memctl.ingest.noise import judge
         ("Notes go in memory/YYYY-MM-DD.md, keep the summary here.", "about the memory file"),
         ("Agent: add anything you learn here, one line each.", "template placeholder"),
         ("The more you know, the better you can help.", "template placeholder"),
+        ("- Voice settings", "template placeholder"),
+        ("- Plugins enabled", "template placeholder"),
     ],
 )
 def test_noise_classes(text: str, reason: str) -> None:
@@ -107,6 +109,8 @@ def test_noise_classes(text: str, reason: str) -> None:
         "Heartbeat: check the mail and the calendar every 30 minutes",
         "Use parse(x) -> int, never eval(x)",
         "The more tests you run, the fewer bugs reach prod",
+        "- Dark mode in every app settings",
+        "- Voice settings: slow, female, zh-CN",
         "[Deploys](feedback_deploy.md) — always tag the release first",
         "```\nmake build && make deploy\n```",
     ],
