@@ -378,6 +378,7 @@ def test_reply_language_is_the_users_taste_even_in_claude_md() -> None:
         ("- Jo's birthday is next Sunday (2026-07-11)", "private"),
         ("- Deliveries: 22 Marsh Lane, Bristol", "private"),
         ("- 22 commits in the last release", "public"),
+        ("- 周六营业额 3,420，比上周多两成", "private"),
         ("Telegram: 8016131810", "private"),
         ("邮箱 lin.wei@example.com", "private"),
         ("2FA 用 Authy，备用码在抽屉里", "private"),
