@@ -83,6 +83,9 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
     # "Personal" is no persona heading; a time zone label is the user's attribute anywhere.
     assert classify("周末一般不写代码", section="AGENTS > Personal").layer != "persona"
     assert classify("- Time zone: Europe/Berlin", section="MEMORY > Misc").layer == "profile"
+    # How the user is called, noted in the third person, is relationship; telling them is not.
+    assert classify("- 平时叫她 阿珍 就行").layer == "relationship"
+    assert classify("- 叫她去医院前先查挂号").layer != "relationship"
     # A thing not done yet is a status that will go stale.
     assert classify("- 打印机卡纸，买了新硒鼓还没换").layer == "episodic"
     assert classify("- Search page is slow — TODO cache the index").layer == "episodic"
