@@ -84,7 +84,7 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
     assert classify("周末一般不写代码", section="AGENTS > Personal").layer != "persona"
     assert classify("- Time zone: Europe/Berlin", section="MEMORY > Misc").layer == "profile"
     # The user's name stated as "用户叫…" is a fact about them.
-    assert classify("用户叫林一，在西安，白天在公司做测试。").layer == "profile"
+    assert classify("用户叫林一，在西安，白天在公司做测试。", path="USER.md").layer == "profile"
     # How the user is called, noted in the third person, is relationship; telling them is not.
     assert classify("- 平时叫她 阿珍 就行").layer == "relationship"
     assert classify("- 叫她去医院前先查挂号").layer != "relationship"
