@@ -87,6 +87,8 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
     assert classify("用户叫林一，在西安，白天在公司做测试。", path="USER.md").layer == "profile"
     # How the user is called, noted in the third person, is relationship; telling them is not.
     assert classify("- 平时叫她 阿珍 就行").layer == "relationship"
+    assert classify("- 称呼：陈老师", path="MEMORY.md").layer == "relationship"
+    assert classify("- **What to call them:** 老大", path="USER.md").layer == "relationship"
     assert classify("- 叫她去医院前先查挂号").layer != "relationship"
     # A thing not done yet is a status that will go stale.
     assert classify("- 打印机卡纸，买了新硒鼓还没换").layer == "episodic"
