@@ -122,6 +122,8 @@ def test_running_a_shop_and_a_stated_job_are_work() -> None:
     assert classify("今天营业额 3,100，堂食 80 杯。", path="memory/2026-05-02.md").realm == "work"
     assert classify("每周五核对库存，燕麦奶低于 10 盒就找供应商补货").realm == "work"
     assert classify("Restock oat milk from the wholesale supplier on Mondays").realm == "work"
+    assert classify("自己开了一家花店，在成都玉林路，开了三年。", path="USER.md").realm == "work"
+    assert classify("Owns a small bakery in Porto since 2021").realm == "work"
     # …and a job stated as such.
     assert classify("- Staff pharmacist at Leeds General, mostly weekends").realm == "work"
     assert classify("工作：某银行外包测试，项目保密").realm == "work"
