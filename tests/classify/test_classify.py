@@ -58,6 +58,8 @@ def test_role_play_is_fictional_but_a_hobby_is_real() -> None:
     assert classify("In our D&D campaign, my character is Kael.").realm == "fictional"
     assert classify("用户周末常去玩剧本杀，偏爱硬核推理本。").realm == "real"
     assert classify("Loves playing D&D on weekends with college friends.").realm == "real"
+    assert classify("Hosts a monthly Pathfinder campaign at home, Sundays 14:00").realm == "real"
+    assert classify("每周五晚上跑团，用 Discord 语音").realm == "real"
 
 
 def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
