@@ -89,9 +89,9 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
     is work knowledge although the line alone does not say so. When enough of the file's lines
     say their realm and most of them agree, that realm is the file's; else None (each line
     keeps its own guess). A project instructions file (CLAUDE.md, AGENTS.md at `path`; not the
-    global one in ~/.codex or ~/.claude) is about one code base: its rules take work when a few of its lines say it is a job's or a
-    client's, and never the real life its lines about the person speak of. Thresholds:
-    classify.toml, [thresholds] file_realm_*.
+    global one in ~/.codex or ~/.claude) is about one code base: its rules take work when a
+    few of its lines say it is a job's or a client's, and never the real life its lines about
+    the person speak of. Thresholds: classify.toml, [thresholds] file_realm_*.
     """
     t = rules.lexicon().thresholds
     said = Counter(realm for realm, cued in lines if cued and realm != "unknown")
