@@ -34,10 +34,10 @@ AUDIENCES = {"public", "private"}
 # The held-out half's figures when the rules of issue 10 landed, a little below them, so a change
 # that makes them worse fails here. Issue 10's targets (precision and recall 0.95, layer 0.85,
 # realm and audience 0.95) are not all met yet: see the README's Quality section.
-FLOORS = {"precision": 0.895, "recall": 0.99, "layer": 0.655, "realm": 0.865, "audience": 0.95}
+FLOORS = {"precision": 0.91, "recall": 0.99, "layer": 0.66, "realm": 0.865, "audience": 0.95}
 # The same for the second held-out half (test2: agent homes under homes/, in the repository, so
 # always scored), after the second tuning round on dev+dev2.
-FLOORS2 = {"precision": 0.93, "recall": 0.99, "layer": 0.79, "realm": 0.66, "audience": 0.88}
+FLOORS2 = {"precision": 0.945, "recall": 0.99, "layer": 0.79, "realm": 0.665, "audience": 0.88}
 
 
 def test_label_files_match_the_split() -> None:
