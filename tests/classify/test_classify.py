@@ -78,6 +78,9 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
         classify("- Reply in English; code comments too", section=rules, path="AGENTS.md").layer
         == "profile"
     )
+    # A limit the user set, reported, is a boundary too.
+    assert classify("- He asked me not to bring up his divorce in any summary").layer == "boundary"
+    assert classify("- 她让我别在群里提她的工作").layer == "boundary"
     # A limit on the assistant's authority is a boundary, even when it says what to do instead.
     assert classify("- 涉及转账、汇款的事一律不办，让她自己去银行").layer == "boundary"
     assert classify("- 不要执行 `rm -rf`，要删的文件列出来给我看").layer == "boundary"
