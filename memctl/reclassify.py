@@ -39,7 +39,7 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     by_file: dict[str | None, list[Classification]] = {}
     for _, first, c in classified:
         by_file.setdefault(first["path"] if first else None, []).append(c)
-    realms = {p: file_realm((c.realm, c.realm_cued) for c in cs) for p, cs in by_file.items()}
+    realms = {p: file_realm(((c.realm, c.realm_cued) for c in cs), p) for p, cs in by_file.items()}
     for entry, first, c in classified:
         path = first["path"] if first else None
         realm = realms[path] if not c.realm_cued and realms[path] else c.realm

@@ -82,18 +82,26 @@ def classify(
     )
 
 
-def file_realm(lines: Iterable[tuple[str, bool]]) -> str | None:
+def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> str | None:
     """The realm a file's uncued lines take, from (realm, realm_cued) of all its lines.
 
     The file's role is evidence (TAXONOMY.md): in a business agent's notes, "Session-Lane并发模型"
     is work knowledge although the line alone does not say so. When enough of the file's lines
     say their realm and most of them agree, that realm is the file's; else None (each line
-    keeps its own guess). Thresholds: classify.toml, [thresholds] file_realm_*.
+    keeps its own guess). A project instructions file (CLAUDE.md, AGENTS.md at `path`; not the
+    global one in ~/.codex or ~/.claude) is about one code base: its rules take work when a
+    few of its lines say it is a job's or a client's, and never the real life its lines about
+    the person speak of. Thresholds: classify.toml, [thresholds] file_realm_*.
     """
     t = rules.lexicon().thresholds
     said = Counter(realm for realm, cued in lines if cued and realm != "unknown")
+    least = t["file_realm_min_lines"]
+    roles = rules.file_roles(path) if path is not None else frozenset()
+    if "project" in roles and "global" not in roles:
+        del said["real"]
+        least = t["file_realm_project_min_lines"]
     total = sum(said.values())
-    if not said or total < t["file_realm_min_lines"]:
+    if not said or total < least:
         return None
     realm, count = said.most_common(1)[0]
     return realm if count / total >= t["file_realm_min_share"] else None

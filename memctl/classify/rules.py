@@ -26,6 +26,7 @@ SCALARS = ("importance", "emotion", "hedge")
 class Cue:
     name: str
     on: str
+    role: str | None  # a file role a path cue names ("project"), for memctl.classify.file_realm
     words: frozenset[str]
     patterns: tuple[Gated, ...]
     effects: tuple[tuple[str, float], ...]  # ("layer.boundary", 3.5), ("importance", 0.1)
@@ -60,7 +61,8 @@ def _cue(raw: dict[str, Any]) -> Cue:
         raise ValueError(f"classify.toml: cue on unknown field {on!r}")
     patterns = tuple(gated(p) for p in raw.get("patterns", []))
     words = frozenset(segment.fold(w) for w in raw.get("words", []))
-    return Cue(str(raw["name"]), on, words, patterns, _effects(raw))
+    role = raw.get("role")
+    return Cue(str(raw["name"]), on, role, words, patterns, _effects(raw))
 
 
 @cache
@@ -156,6 +158,12 @@ def _fired(
             fired |= _field_hits(on, value)
     fired |= lex.text_patterns.owners(folded, folded, fired, text_grams or grams(folded))
     return sorted(fired)
+
+
+def file_roles(path: str) -> frozenset[str]:
+    """The roles (`role` of a path cue: "project") the file at `path` has."""
+    cues = lexicon().cues
+    return frozenset(r for i in _field_hits("path", path) if (r := cues[i].role) is not None)
 
 
 def explain(

@@ -47,10 +47,12 @@ def classified(job: Job) -> dict[str, Any]:
     return fields
 
 
-def settle_realms(store: UserStore, lines: list[tuple[int, str, str, bool]]) -> None:
+def settle_realms(
+    store: UserStore, lines: list[tuple[int, str, str, bool]], path: str | None = None
+) -> None:
     """A file's new lines (id, text, realm, cued) that say nothing of their realm take the one
-    its lines agree on."""
-    realm = file_realm((r, cued) for _, _, r, cued in lines)
+    its lines agree on (the file at `path` has its say: see file_realm)."""
+    realm = file_realm(((r, cued) for _, _, r, cued in lines), path)
     if realm is None:
         return
     store.entries.amend_new(

@@ -88,7 +88,7 @@ def classified(
             for a, f in kept
         )
         store.add_entries(entry_row(a, batch.planned[a.norm_hash], None, f) for a, f in kept)
-    classify.settle_realms(store, realms)
+    classify.settle_realms(store, realms, batch.path)
 
 
 def entry_row(

@@ -58,6 +58,8 @@ def test_role_play_is_fictional_but_a_hobby_is_real() -> None:
     assert classify("In our D&D campaign, my character is Kael.").realm == "fictional"
     assert classify("用户周末常去玩剧本杀，偏爱硬核推理本。").realm == "real"
     assert classify("Loves playing D&D on weekends with college friends.").realm == "real"
+    assert classify("Hosts a monthly Pathfinder campaign at home, Sundays 14:00").realm == "real"
+    assert classify("每周五晚上跑团，用 Discord 语音").realm == "real"
 
 
 def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
@@ -67,6 +69,45 @@ def test_section_and_path_decide_when_the_text_alone_cannot() -> None:
     assert classify("剧情推进到第二幕").realm != "fictional"
     assert classify("简洁，不要废话。", section="USER > 用户偏好").layer == "profile"
     assert classify("No diet advice unless asked.", section="SOUL > Boundaries").layer == "boundary"
+    # How the user wants answers built is their taste, under a rules heading of a CLAUDE.md too.
+    rules = "AGENTS > 通用规则"
+    assert (
+        classify("- 讲方案时先说结论，再说理由", section=rules, path="AGENTS.md").layer == "profile"
+    )
+    assert (
+        classify("- Reply in English; code comments too", section=rules, path="AGENTS.md").layer
+        == "profile"
+    )
+    # A limit the user set, reported, is a boundary too.
+    assert classify("- He asked me not to bring up his divorce in any summary").layer == "boundary"
+    assert classify("- 她让我别在群里提她的工作").layer == "boundary"
+    # A limit on the assistant's authority is a boundary, even when it says what to do instead.
+    assert classify("- 涉及转账、汇款的事一律不办，让她自己去银行").layer == "boundary"
+    assert classify("- 不要执行 `rm -rf`，要删的文件列出来给我看").layer == "boundary"
+    assert classify("- Never `git push`; she reviews and pushes herself").layer == "boundary"
+    # "Personal" is no persona heading; a time zone label is the user's attribute anywhere.
+    assert classify("周末一般不写代码", section="AGENTS > Personal").layer != "persona"
+    assert classify("- Time zone: Europe/Berlin", section="MEMORY > Misc").layer == "profile"
+    # The user's name stated as "用户叫…" is a fact about them.
+    assert classify("用户叫林一，在西安，白天在公司做测试。", path="USER.md").layer == "profile"
+    # How the user is called, noted in the third person, is relationship; telling them is not.
+    assert classify("- 平时叫她 阿珍 就行").layer == "relationship"
+    assert classify("- 称呼：陈老师", path="MEMORY.md").layer == "relationship"
+    assert classify("- **What to call them:** 老大", path="USER.md").layer == "relationship"
+    assert classify("- 叫她去医院前先查挂号").layer != "relationship"
+    # A thing not done yet is a status that will go stale.
+    assert classify("- 打印机卡纸，买了新硒鼓还没换").layer == "episodic"
+    assert classify("- Search page is slow — TODO cache the index").layer == "episodic"
+    # Something due or booked on a day happens once (spaced Chinese dates too).
+    assert classify("- Thesis chapter 3 due 2026-06-30, 8k words").layer == "episodic"
+    assert classify("- 爸爸 5 月 12 号做胃镜，提前一天提醒").layer == "episodic"
+    assert classify("- 体重 3 月 2 日：71.5kg，上周末聚餐吃多了").layer == "episodic"
+    # A heading about the user's own life makes its lines facts about the user.
+    assert classify("周末一般不写代码", section="AGENTS > Personal").layer == "profile"
+    assert classify("每天早上吃一片降压药", section="MEMORY > 健康").layer == "profile"
+    home, logins = "MEMORY > Home & life", "MEMORY > Accounts / logins"
+    assert classify("- Gym locker code in the notes app", section=home).layer == "profile"
+    assert classify("- Bank app: fingerprint login", section=logins).layer == "profile"
 
 
 def test_work_content_is_work_and_the_users_job_is_real() -> None:
@@ -79,6 +120,21 @@ def test_work_content_is_work_and_the_users_job_is_real() -> None:
     assert classify("Yesterday the staging DB ran out of disk.").realm != "work"
     assert classify("NAS 的数据路径是 /vol1/1000/hermes-data", path="MEMORY.md").realm == "real"
     assert classify("用户是产品经理，在杭州工作。", path="USER.md").realm == "real"
+
+
+def test_running_a_shop_and_a_stated_job_are_work() -> None:
+    # A business is work (TAXONOMY.md, Realm), a shop's too: takings, stock, suppliers…
+    assert classify("今天营业额 3,100，堂食 80 杯。", path="memory/2026-05-02.md").realm == "work"
+    assert classify("每周五核对库存，燕麦奶低于 10 盒就找供应商补货").realm == "work"
+    assert classify("Restock oat milk from the wholesale supplier on Mondays").realm == "work"
+    assert classify("自己开了一家花店，在成都玉林路，开了三年。", path="USER.md").realm == "work"
+    assert classify("Owns a small bakery in Porto since 2021").realm == "work"
+    # …and a job stated as such.
+    assert classify("- Staff pharmacist at Leeds General, mostly weekends").realm == "work"
+    assert classify("工作：某银行外包测试，项目保密").realm == "work"
+    # Shopping, a new product or a review of the year are one's own life.
+    assert classify("周末去超市买了新品酸奶").realm != "work"
+    assert classify("年底盘点一下今年读过的书").realm != "work"
 
 
 def test_vague_lines_have_unknown_realm_and_stay_in_use() -> None:
@@ -328,6 +384,15 @@ def test_reply_language_is_the_users_taste_even_in_claude_md() -> None:
     ("text", "audience"),
     [
         ("**User ID:** 1421730305227755571", "private"),
+        ("Discord: lark#2231, joins on Fridays", "private"),
+        # Health, a birthday with its date, a street address (TAXONOMY.md, Audience).
+        ("- Has asthma, inhaler in the blue bag", "private"),
+        ("- 糖尿病，饭后两小时测血糖", "private"),
+        ("- 颈椎不好，坐久了提醒他起来走走", "private"),
+        ("- Jo's birthday is next Sunday (2026-07-11)", "private"),
+        ("- Deliveries: 22 Marsh Lane, Bristol", "private"),
+        ("- 22 commits in the last release", "public"),
+        ("- 周六营业额 3,420，比上周多两成", "private"),
         ("Telegram: 8016131810", "private"),
         ("邮箱 lin.wei@example.com", "private"),
         ("2FA 用 Authy，备用码在抽屉里", "private"),
@@ -348,6 +413,19 @@ def test_file_realm_needs_enough_lines_that_agree() -> None:
     # A split file decides nothing; unknown and uncued lines do not vote.
     assert file_realm([("work", True)] * n + [("real", True)] * n) is None
     assert file_realm([("unknown", True)] * 20 + [("real", True)] * n) == "real"
+    # A project instructions file is one code base's: a couple of lines that say it is a
+    # client's make its rules work; lines about the person there make nothing real.
+    m = int(t["file_realm_project_min_lines"])
+    said = [("work", True)] * m + [("real", True)] * (m + 3) + [("unknown", False)] * 20
+    assert file_realm(said, "/home/a/code/site/CLAUDE.md") == "work"
+    assert file_realm(said, "/home/a/code/site/AGENTS.md") == "work"
+    assert file_realm(said[1:], "/home/a/code/site/CLAUDE.md") is None
+    assert file_realm([("real", True)] * 10, "/home/a/code/site/AGENTS.md") is None
+    # The global instructions file holds the user's own life beside every project's rules.
+    assert file_realm([("real", True)] * 10, "/home/a/.codex/AGENTS.md") == "real"
+    assert file_realm([("real", True)] * 10, "/home/a/.claude/CLAUDE.md") == "real"
+    assert file_realm([("real", True)] * 10, "/home/a/notes/MEMORY.md") == "real"
+    assert file_realm(said, "/home/a/notes/MEMORY.md") == "real"
     assert classify("Session-Lane 并发模型").realm_cued is False
     assert classify("推特粉丝目标 3000").realm_cued is True
     # A passing mention of the user is too weak to say the line's realm; a name is not.

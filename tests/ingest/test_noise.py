@@ -57,6 +57,20 @@ from memctl.ingest.noise import judge
         ("memory/YYYY-MM-DD.md | 每日流水", "about the memory file"),
         ("No new facts to save.", "log line"),
         ("- `src/app.py`, tests/test_app.py", "log line"),
+        ('[2026-05-02 21:10] Summary: read_file(~/todo.md) ok; exec("ls") exit 0', "log line"),
+        ("[2026-05-03 08:00] heartbeat: nothing scheduled", "log line"),
+        # As the readers hand them over: no list marker, no timestamp.
+        ("heartbeat: no jobs due", "log line"),
+        ("Summary: read_file(~/todo.md) ok; write_file(~/todo.md) ok", "log line"),
+        ("[Setup](reference_setup.md) — hosts, ports, where keys live", "about the memory file"),
+        ("Last login: Wed Mar  4 10:01:02 on ttys001", "log line"),
+        ("```\n[09:00:01] backup.start\n[09:00:04] upload ok id=b_12\n```", "log line"),
+        ("- [Setup](reference_setup.md) — hosts, ports, where keys live", "about the memory file"),
+        ("Notes go in memory/YYYY-MM-DD.md, keep the summary here.", "about the memory file"),
+        ("Agent: add anything you learn here, one line each.", "template placeholder"),
+        ("The more you know, the better you can help.", "template placeholder"),
+        ("- Voice settings", "template placeholder"),
+        ("- Plugins enabled", "template placeholder"),
     ],
 )
 def test_noise_classes(text: str, reason: str) -> None:
@@ -88,6 +102,17 @@ def test_noise_classes(text: str, reason: str) -> None:
         "No new dependencies without asking",
         "README.md: 项目说明在这里",
         "memory/2026-02-14.md: 修好了 cron",
+        "- [Feedback: deploys](feedback_deploy.md) — never deploy on Fridays",
+        "**Rationale:** MEMORY.md 存长期记忆，memory/YYYY-MM-DD.md 存每日日志",
+        "[2026-05-02 21:10] 用户说周五晚上不要推送",
+        "The heartbeat job runs every 30 minutes",
+        "Heartbeat: check the mail and the calendar every 30 minutes",
+        "Use parse(x) -> int, never eval(x)",
+        "The more tests you run, the fewer bugs reach prod",
+        "- Dark mode in every app settings",
+        "- Voice settings: slow, female, zh-CN",
+        "[Deploys](feedback_deploy.md) — always tag the release first",
+        "```\nmake build && make deploy\n```",
     ],
 )
 def test_memories_that_mention_noise_are_kept(text: str) -> None:
