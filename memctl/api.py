@@ -294,7 +294,6 @@ class Memory:
         if self._run is None or not self._run.current():
             self._run = importer.Run(self._user)
         report = importer.import_records(self._user, path, [record], self._run)
-        self._run.done()
         if report.rejected:
             return Remembered(REJECTED, None, None, reasons=[report.rejected[0].reason])
         redacted = [kind for red in report.redacted for kind in red["kinds"]]

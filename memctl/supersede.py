@@ -93,9 +93,13 @@ def resolve(
     keys = dict(user.entries_by_id("id, fact_key", ids, "AND fact_key IS NOT NULL"))
     kept: Chains = {} if chains is None else chains
     single: set[str] = set()  # keys with one value in force: no entry of them has a rival
-    for key in dict.fromkeys(keys.values()):
+    by_key: dict[str, list[int]] = {}
+    for entry_id in ids:
+        if (key := keys.get(entry_id)) is not None:
+            by_key.setdefault(key, []).append(entry_id)
+    for key, of_key in by_key.items():
         if key in kept:
-            kept[key].admit(user, [i for i in ids if keys.get(i) == key])
+            kept[key].admit(user, of_key)
         elif len(user.facts.values(key, LIVE)) < 2:
             single.add(key)  # nothing to load (checked again by a later call)
         else:

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memctl import copies, merge
-from memctl import supersede as supersede_chains
 from memctl.dedupe import Engine
 from memctl.importer import accept, classify, dedupe, read, supersede, write
 from memctl.importer.batch import Batch
@@ -109,25 +108,15 @@ class Run:
     seen: dict[str, int] = field(default_factory=dict)  # norm_hash -> entry id
     created_in: dict[int, FileReport] = field(default_factory=dict)  # entry -> file that added it
     _engine: Engine | None = None
-    _mark: tuple[int, int, int] | None = None
-    # Supersede chains kept from file to file, and the store as the last file left them.
-    chains: supersede_chains.Chains = field(default_factory=dict)
-    chains_left: tuple[int, int, int] | None = None
-
-    def check_chains(self) -> None:
-        """Forget the kept chains unless the store is as the last file left it (another
-        process may have written between two files)."""
-        if self.chains and self.chains_left != self.store.signatures.mark():
-            self.chains.clear()
+    # Supersede chains kept from file to file (see importer.supersede).
+    chains: supersede.Chains = field(default_factory=dict)
+    # The store as the run's last file left it (highest entry, signature and change ids).
+    left: tuple[int, int, int] | None = None
 
     def current(self) -> bool:
         """Whether the store is as this run left it (no entry, signature or change since,
-        from any connection), so its index and hashes still describe it."""
-        return self._mark == self.store.signatures.mark()
-
-    def done(self) -> None:
-        """Note the store as this run leaves it (for `current`)."""
-        self._mark = self.store.signatures.mark()
+        from any connection), so its index, hashes and chains still describe it."""
+        return self.left == self.store.signatures.mark()
 
     @property
     def engine(self) -> Engine:
@@ -151,7 +140,8 @@ def _import_file(
     verdicts = accept.sort(items)
     report.not_memory.extend(verdicts.not_memory)
     with store.store.transaction():
-        run.check_chains()
+        if run.chains and not run.current():  # another writer since the last file
+            run.chains.clear()
         batch = dedupe.exact(store, str(path), verdicts.accepted, run.seen, verdicts.skipped)
         shared = classify.start(batch.to_classify)  # in a worker, while the engine runs here
         try:
@@ -169,7 +159,7 @@ def _import_file(
             run.created_in[entry_id] = file_report
         dedupe.replace_older(store, batch)
         resolved, restated = supersede.settle(store, batch, created, run.chains)
-        run.chains_left = store.signatures.mark()
+        run.left = store.signatures.mark()
     _account(report, file_report, run, batch, verdicts.rejected)
     report.superseded += resolved["superseded"]
     report.restated += restated

@@ -7,6 +7,8 @@ from memctl import supersede
 from memctl.importer.batch import Batch
 from memctl.store import UserStore
 
+Chains = supersede.Chains
+
 
 def settle(
     store: UserStore, batch: Batch, created: list[int], chains: supersede.Chains
