@@ -51,7 +51,8 @@ def test_label_files_match_the_split() -> None:
 
 
 def test_homes_are_split_by_the_rule_of_how2() -> None:
-    """dev2/test2: by home folder and kind, SHA-1 order of the path under homes/, alternately."""
+    """dev2/test2: by home folder and kind, SHA-1 order of the path under homes/, alternately;
+    the third set's homes (folders ending in `-3`, split.json's `how3`) alternately dev3/test3."""
     groups: dict[tuple[str, bool], list[str]] = defaultdict(list)
     homes = {key: half for key, half in split().items() if key.startswith("homes:")}
     for key in homes:
@@ -59,7 +60,8 @@ def test_homes_are_split_by_the_rule_of_how2() -> None:
         groups[(rel.split("/")[0], rel.endswith(".md"))].append(rel)
     for rels in groups.values():
         rels.sort(key=lambda rel: hashlib.sha1(rel.encode()).hexdigest())
-        expected = [("dev2", "test2")[index % 2] for index in range(len(rels))]
+        halves = ("dev3", "test3") if rels[0].split("/")[0].endswith("-3") else ("dev2", "test2")
+        expected = [halves[index % 2] for index in range(len(rels))]
         assert [homes[f"homes:{rel}"] for rel in rels] == expected, rels
     assert sorted(f"homes:{p.relative_to(HOMES)}" for p in HOMES.rglob("*") if p.is_file()) == (
         sorted(homes)
@@ -82,9 +84,9 @@ def test_a_union_of_halves_is_both_label_sets() -> None:
 
 def test_an_unknown_half_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
-        main(["dev+dev3"])
+        main(["dev+dev4"])
     assert exit_.value.code == 2
-    assert "'dev+dev3': not one of dev, test, dev2, test2" in capsys.readouterr().err
+    assert "'dev+dev4': not one of dev, test, dev2, test2, dev3, test3" in capsys.readouterr().err
 
 
 def test_labels_are_well_formed() -> None:
