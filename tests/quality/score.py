@@ -10,6 +10,7 @@ source whose entry was merged away counts too, and its entry is followed along `
 survivor for layer, realm, audience and status.
 
     python -m tests.quality.score [dev|test|dev2|test2|dev3|test3|dev+dev2] [--json]
+                                  [--misses [kind|layer|realm|audience|all]]
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ REPO = HERE.parents[1]
 HALVES = ("dev", "test", "dev2", "test2", "dev3", "test3")
 # Agent homes written for the gold set (tests/quality/homes/<home>/...), keyed `homes:<path>`.
 HOMES = HERE / "homes"
+FIELDS = ("layer", "realm", "audience")
 LAYERS = ("persona", "profile", "relationship", "episodic", "procedural", "boundary")
 # Lines that are no record of their own: never counted for or against memctl.
 NOT_RECORDS = {"blank", "separator"}
@@ -295,15 +297,22 @@ def duplicates(
 
 
 def _misses(key: str, rows: list[dict[str, Any]], found: dict[int, Predicted]) -> list[dict]:
-    """The record-start lines memctl got wrong (memory or not), for reading."""
+    """The record-start lines memctl got wrong, for reading: memory or not (`field` kind), and
+    for the gold memories it kept, each of layer, realm and audience it got wrong."""
     out = []
     for row in rows:
         if row["part_of"] is not None or row["kind"] in NOT_RECORDS:
             continue
         got = found.get(row["line"])
+        where = {"file": key, "line": row["line"], "text": row["text"]}
         if (row["kind"] == "memory") != (got is not None):
-            out.append({"file": key, "line": row["line"], "gold": row["kind"],
-                        "memctl": "memory" if got else "not", "text": row["text"]})  # fmt: skip
+            out.append(where | {"field": "kind", "gold": row["kind"],
+                                "memctl": "memory" if got else "not"})  # fmt: skip
+        elif got is not None:
+            for name in FIELDS:
+                if getattr(got, name) != row[name]:
+                    out.append(where | {"field": name, "gold": row[name],
+                                        "memctl": getattr(got, name)})  # fmt: skip
     return out
 
 
@@ -353,7 +362,13 @@ def main(argv: list[str] | None = None) -> int:
     union = f"one of {', '.join(HALVES)}, or a union of them: dev+dev2"
     parser.add_argument("half", nargs="?", default="test", type=_half, help=union)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--misses", action="store_true", help="also list the wrong lines")
+    parser.add_argument(
+        "--misses",
+        nargs="?",
+        const="kind",
+        choices=("kind", *FIELDS, "all"),
+        help="also list the wrong lines: memory or not (the default), one field, or all",
+    )
     args = parser.parse_args(argv)
     result = score(args.half)
     if args.json:
@@ -362,6 +377,8 @@ def main(argv: list[str] | None = None) -> int:
     print(render(result))
     if args.misses:
         for miss in result["misses"]:
+            if args.misses not in ("all", miss["field"]):
+                continue
             print(f"{miss['file']}:{miss['line']}  gold {miss['gold']}, memctl {miss['memctl']}"
                   f"  {miss['text']}")  # fmt: skip
     return 0
