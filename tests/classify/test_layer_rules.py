@@ -1,0 +1,39 @@
+"""Layer judgments from TAXONOMY.md's definitions (issue 10, third round): each test is an
+invented line of the kind the rule is written for, not a line of a gold file."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import classify
+
+MEMORY = "workspace/memory/MEMORY.md"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "糖尿病，每天早晚各打一次胰岛素",
+        "Has asthma; keeps an inhaler in the car and uses it twice a day",
+        "乳糖不耐受，点咖啡时换燕麦奶",
+    ],
+)
+def test_a_standing_condition_is_a_fact_about_the_user(text: str) -> None:
+    # TAXONOMY.md, profile: stable facts about the user, though a routine comes with them.
+    assert classify(text, path=MEMORY, section="Notes").layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "老公叫陈立，儿子 5 岁，周六上午学游泳",
+        "Partner Alex, daughter Mia (9), both vegetarian at home",
+    ],
+)
+def test_a_family_member_with_a_fact_is_profile(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Misc").layer == "profile"
+
+
+def test_an_operation_on_a_date_stays_an_event() -> None:
+    c = classify("妈妈 11 月 3 号做膝盖手术，要提前一天提醒", path=MEMORY, section="Notes")
+    assert c.layer == "episodic"
