@@ -37,3 +37,21 @@ def test_a_family_member_with_a_fact_is_profile(text: str) -> None:
 def test_an_operation_on_a_date_stays_an_event() -> None:
     c = classify("妈妈 11 月 3 号做膝盖手术，要提前一天提醒", path=MEMORY, section="Notes")
     assert c.layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Called the landlord about the boiler; he didn't pick up.",
+        "Back from the conference in Porto, tired",
+        "换了新的路由器",
+    ],
+)
+def test_a_past_tense_report_is_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic: something that happened once (past-tense event verbs).
+    assert classify(text, path="memory/2026-05-04.md", section="2026-05-04").layer == "episodic"
+
+
+def test_a_participle_describing_a_state_is_no_report() -> None:
+    c = classify("Based in Leeds, works nights at the hospital", path="USER.md")
+    assert c.layer == "profile"
