@@ -55,3 +55,26 @@ def test_a_past_tense_report_is_an_event(text: str) -> None:
 def test_a_participle_describing_a_state_is_no_report() -> None:
     c = classify("Based in Leeds, works nights at the hospital", path="USER.md")
     assert c.layer == "profile"
+
+
+def test_a_prohibition_that_is_the_whole_clause_is_a_boundary() -> None:
+    # TAXONOMY.md, boundary: what the assistant must never do, wherever the clause sits.
+    text = "用户交代：以后不管多忙，都不要在周日给他发工作提醒。"
+    assert classify(text, path=MEMORY).layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "写周报时不要直接贴原始数据，先整理成三条要点。",
+        "Bookings go through the front desk, never straight to the chef",
+        "If the sync fails at night, retry in the morning; don't page her",
+    ],
+)
+def test_a_dont_that_names_the_right_way_or_sits_inside_advice_is_procedural(text: str) -> None:
+    # TAXONOMY.md, boundary: advice phrased as "don't" stays procedural (guideline 16).
+    assert classify(text, path=MEMORY).layer == "procedural"
+
+
+def test_a_limit_on_authority_still_wins_over_the_command_it_names() -> None:
+    assert classify("never `git push --force`; she reviews first", path=MEMORY).layer == "boundary"
