@@ -78,3 +78,20 @@ def test_a_dont_that_names_the_right_way_or_sits_inside_advice_is_procedural(tex
 
 def test_a_limit_on_authority_still_wins_over_the_command_it_names() -> None:
     assert classify("never `git push --force`; she reviews first", path=MEMORY).layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "倾向务实的方案，避免引入 Redis、Kafka 这种组件",
+        "Prefers voice notes over long texts when she is driving",
+    ],
+)
+def test_a_taste_with_its_subject_dropped_is_profile(text: str) -> None:
+    # TAXONOMY.md, profile: general tastes, working style.
+    assert classify(text, path=MEMORY).layer == "profile"
+
+
+def test_what_the_user_uses_is_no_imperative() -> None:
+    c = classify("用的是小米 14，屏幕字调大了", path=MEMORY, section="User Information")
+    assert c.layer == "profile"
