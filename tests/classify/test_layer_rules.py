@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memctl.classify import classify
+from memctl.classify.rules import explain
 
 MEMORY = "workspace/memory/MEMORY.md"
 
@@ -95,3 +96,34 @@ def test_a_taste_with_its_subject_dropped_is_profile(text: str) -> None:
 def test_what_the_user_uses_is_no_imperative() -> None:
     c = classify("用的是小米 14，屏幕字调大了", path=MEMORY, section="User Information")
     assert c.layer == "profile"
+
+
+def test_a_date_heading_leaves_the_heading_above_it_to_name_the_lines() -> None:
+    # TAXONOMY.md: a date alone does not make a line episodic; "Lessons > 2026-04-02" is lessons.
+    text = "Webhook 重试间隔设成 30 秒"
+    for section in ("MEMORY > Lessons > 2026-04-02", "MEMORY > 经验教训 > 4月2日 周四"):
+        assert explain(text, path=MEMORY, section=section).count("lessons section") == 1, section
+    assert "lessons section" not in explain(text, path=MEMORY, section="MEMORY > 2026-04-02")
+
+
+@pytest.mark.parametrize(
+    ("section", "text", "layer"),
+    [
+        ("Long-term Memory > Configuration", "Voice: 温柔的女声，语速 -10%", "procedural"),
+        ("Notes > Tools", "用户的 Mac 上装了 ffmpeg 和 yt-dlp", "procedural"),
+        ("MEMORY > 从 USER.md 整理过来", "每天下午散步一小时，路线固定", "profile"),
+        ("MEMORY > People", "Jonas — old flatmate, now in Munich", "profile"),
+        ("SOUL > Vibe", "Dry, warm, a little nerdy", "persona"),
+    ],
+)
+def test_a_heading_names_the_layer_of_the_lines_under_it(
+    section: str, text: str, layer: str
+) -> None:
+    assert classify(text, path=MEMORY, section=section).layer == layer
+
+
+def test_the_user_files_own_title_is_no_heading_about_the_user() -> None:
+    # The file's name has its own cue; its title must not add a second one.
+    assert "heading naming the user" not in explain(
+        "Followers: 1,204", path="USER.md", section="USER.md - About Your Human"
+    )
