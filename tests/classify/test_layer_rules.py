@@ -127,3 +127,9 @@ def test_the_user_files_own_title_is_no_heading_about_the_user() -> None:
     assert "heading naming the user" not in explain(
         "Followers: 1,204", path="USER.md", section="USER.md - About Your Human"
     )
+
+
+@pytest.mark.parametrize("heading", ["Incidents", "发生的事", "Open items", "近况"])
+def test_a_heading_naming_events_leans_its_lines_to_episodic(heading: str) -> None:
+    text = "Kitchen tap leaking, plumber Thursday"
+    assert classify(text, path=MEMORY, section=f"MEMORY > {heading}").layer == "episodic"
