@@ -133,3 +133,23 @@ def test_the_user_files_own_title_is_no_heading_about_the_user() -> None:
 def test_a_heading_naming_events_leans_its_lines_to_episodic(heading: str) -> None:
     text = "Kitchen tap leaking, plumber Thursday"
     assert classify(text, path=MEMORY, section=f"MEMORY > {heading}").layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Checkout page breaks on Safari 16 — TODO patch the `date` input polyfill",
+        "Switched the newsletter from Mailchimp to Buttondown, lists exported",
+        "论文进度：初稿 8,200 / 15,000 字",
+    ],
+)
+def test_a_todo_a_change_or_a_progress_figure_is_an_event(text: str) -> None:
+    # Guideline 13 (unchecked TODOs), TAXONOMY.md episodic (a one-off move, counts as of a day).
+    assert classify(text, path="code/shop/CLAUDE.md", section="CLAUDE.md > Notes").layer == (
+        "episodic"
+    )
+
+
+@pytest.mark.parametrize("text", ["Inhaler 08:30 / 20:30", "Uptime monitor runs 24/7 on the NAS"])
+def test_times_and_round_the_clock_are_no_progress_figure(text: str) -> None:
+    assert "progress figure" not in explain(text, path=MEMORY)
