@@ -153,3 +153,32 @@ def test_a_todo_a_change_or_a_progress_figure_is_an_event(text: str) -> None:
 @pytest.mark.parametrize("text", ["Inhaler 08:30 / 20:30", "Uptime monitor runs 24/7 on the NAS"])
 def test_times_and_round_the_clock_are_no_progress_figure(text: str) -> None:
     assert "progress figure" not in explain(text, path=MEMORY)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Note: my Bitbucket username is lan-feng, old repos live there",
+        "备注：我的 Gitee 用户名是 lanfeng，老仓库在上面",
+    ],
+)
+def test_the_users_own_account_is_profile(text: str) -> None:
+    # Guideline 14: the user's accounts are profile.
+    assert classify(text, path=MEMORY, section="Misc").layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He expects me to drive the migration and only ask when a choice is his to make",
+        "授权我在他的服务器上装软件，装之前说一声",
+    ],
+)
+def test_the_stance_asked_of_the_assistant_is_the_relationship(text: str) -> None:
+    # Guideline 17: who does what between user and agent is relationship.
+    assert classify(text, path=MEMORY, section="Notes").layer == "relationship"
+
+
+def test_a_share_out_by_weekdays_is_a_routine() -> None:
+    c = classify("From 2026-11-02 bins: Ana Mon/Thu, Leo Tue/Fri", path=MEMORY, section="Chores")
+    assert c.layer == "procedural"
