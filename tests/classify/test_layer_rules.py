@@ -182,3 +182,41 @@ def test_the_stance_asked_of_the_assistant_is_the_relationship(text: str) -> Non
 def test_a_share_out_by_weekdays_is_a_routine() -> None:
     c = classify("From 2026-11-02 bins: Ana Mon/Thu, Leo Tue/Fri", path=MEMORY, section="Chores")
     assert c.layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Went to the bank for the mortgage check, nothing to sign",
+        "Had a long call with the plumber about the boiler",
+        "The NAS went down overnight and came back after a reboot",
+        "Kimi 余额 ¥41.2",
+        "Bluesky followers 3,410",
+    ],
+)
+def test_a_happening_an_incident_or_a_balance_as_it_stands_is_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic: happened once, an incident, counts and balances as of a date.
+    assert classify(text, path="memory/2026-05-04.md", section="2026-05-04").layer == "episodic"
+
+
+def test_how_the_user_is_called_with_the_user_as_object_is_the_relationship() -> None:
+    # Guideline 17.
+    assert classify("叫用户“师兄”，别叫全名", path="memories/USER.md").layer == "relationship"
+    assert classify("叫用户去医院复查前先确认时间", path=MEMORY).layer != "relationship"
+
+
+def test_a_limit_the_user_reported_asking_to_stop_is_a_boundary() -> None:
+    c = classify("Asked me to stop posting her runs to the group chat", path=MEMORY)
+    assert c.layer == "boundary"
+
+
+def test_in_a_soul_file_the_first_person_is_the_assistant() -> None:
+    # TAXONOMY.md, persona: who the assistant is; SOUL.md and IDENTITY.md are about it.
+    assert classify("我叫阿澄，是她的写作搭档", path="workspace/SOUL.md").layer == "persona"
+
+
+def test_when_x_colon_first_do_y_is_a_procedure() -> None:
+    text = "断网时：先重启光猫，拍下路由器指示灯发给她"
+    assert classify(text, path="memory/2026-05-04.md", section="2026-05-04 > 备忘").layer == (
+        "procedural"
+    )
