@@ -220,3 +220,28 @@ def test_when_x_colon_first_do_y_is_a_procedure() -> None:
     assert classify(text, path="memory/2026-05-04.md", section="2026-05-04 > 备忘").layer == (
         "procedural"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Domain fornoazul-test.pt expired on 2026-05-30, not renewing",
+        "The investigators reached the chapel and found the ledger",
+    ],
+)
+def test_a_past_event_word_or_a_thing_done_on_a_date_is_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic: a dated event, something that happened once.
+    assert classify(text, path="memories/MEMORY.md").layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Jellyfin 跑在 NAS 的 docker 里，端口 8096", "Paperless runs on the NAS, data under /volume1"],
+)
+def test_software_set_up_on_the_users_machine_is_procedural(text: str) -> None:
+    # Guideline 14: software installed or configured for the agent is procedural.
+    assert classify(text, path="memories/MEMORY.md").layer == "procedural"
+
+
+def test_a_body_that_does_not_work_well_is_a_standing_condition() -> None:
+    assert "standing condition" in explain("颈椎不好，久坐会头晕", path=MEMORY)
