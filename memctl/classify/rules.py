@@ -180,6 +180,15 @@ def _named_section(section: str) -> str:
     return " > ".join(heads)
 
 
+@lru_cache(maxsize=4096)
+def _nearest_hits(section: str) -> frozenset[int]:
+    """Section cues with a layer weight that fire on the nearest heading (a trailing date-only
+    heading left out)."""
+    cues = lexicon().cues
+    near = _field_hits("section", _named_section(section).rsplit(" > ", 1)[-1])
+    return frozenset(i for i in near if any(k.startswith("layer.") for k, _ in cues[i].effects))
+
+
 def file_roles(path: str) -> frozenset[str]:
     """The roles (`role` of a path cue: "project") the file at `path` has."""
     cues = lexicon().cues
@@ -207,9 +216,16 @@ def score(
     t = lex.thresholds
     totals = dict(lex.priors)
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
+    nearest = _nearest_hits(section) if section else frozenset()
     for i in _fired(text, path, section, category, text_grams):
         cue = lex.cues[i]
+        # When the nearest heading names a layer, a heading above it names one less surely
+        # ("About Me > Deploy steps"); when it names none ("User Preferences > 编程语言"), the
+        # heading above speaks for it.
+        far = bool(nearest) and cue.on == "section" and i not in nearest
         for key, weight in cue.effects:
+            if far and key.startswith("layer."):
+                weight *= t["ancestor_heading_factor"]
             totals[key] = totals.get(key, 0.0) + weight
             if key.startswith("realm.") and cue.on != "path":
                 own[key] = own.get(key, 0.0) + weight

@@ -245,3 +245,16 @@ def test_software_set_up_on_the_users_machine_is_procedural(text: str) -> None:
 
 def test_a_body_that_does_not_work_well_is_a_standing_condition() -> None:
     assert "standing condition" in explain("颈椎不好，久坐会头晕", path=MEMORY)
+
+
+def test_the_nearest_heading_that_names_a_layer_decides() -> None:
+    # A tools list kept under a boundaries heading is setup; a topic heading under
+    # "User Preferences" leaves the preferences heading to speak for its lines.
+    tools = classify(
+        "Whisper large-v3 for transcripts", path=MEMORY, section="M > Boundaries > Tools"
+    )
+    assert tools.layer == "procedural"
+    editor = classify(
+        "VS Code with the Vim plugin", path=MEMORY, section="M > User Preferences > 编辑器"
+    )
+    assert editor.layer == "profile"
