@@ -258,3 +258,11 @@ def test_the_nearest_heading_that_names_a_layer_decides() -> None:
         "VS Code with the Vim plugin", path=MEMORY, section="M > User Preferences > 编辑器"
     )
     assert editor.layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text", ["解释概念时请通俗一点，少用术语", "Keep explanations short and skip the history"]
+)
+def test_the_answer_style_is_the_users_taste_also_in_a_claude_md(text: str) -> None:
+    # Guideline 15: answer-style preferences are profile, also in a CLAUDE.md.
+    assert classify(text, path="code/app/CLAUDE.md", section="CLAUDE.md > 规范").layer == "profile"
