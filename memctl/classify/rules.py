@@ -182,11 +182,17 @@ def _named_section(section: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _nearest_hits(section: str) -> frozenset[int]:
-    """Section cues with a layer weight that fire on the nearest heading (a trailing date-only
-    heading left out)."""
-    cues = lexicon().cues
+    """Section cues that name a layer (give one at least heading_names_layer_min) and fire on
+    the nearest heading (a trailing date-only heading left out)."""
+    lex = lexicon()
+    least = lex.thresholds["heading_names_layer_min"]
     near = _field_hits("section", _named_section(section).rsplit(" > ", 1)[-1])
-    return frozenset(i for i in near if any(k.startswith("layer.") for k, _ in cues[i].effects))
+    return frozenset(i for i in near if max(_layer_weights(lex.cues[i])) >= least)
+
+
+def _layer_weights(cue: Cue) -> list[float]:
+    """The layer weights a cue gives ([0.0] when it gives none)."""
+    return [w for k, w in cue.effects if k.startswith("layer.")] or [0.0]
 
 
 def file_roles(path: str) -> frozenset[str]:

@@ -266,3 +266,10 @@ def test_the_nearest_heading_that_names_a_layer_decides() -> None:
 def test_the_answer_style_is_the_users_taste_also_in_a_claude_md(text: str) -> None:
     # Guideline 15: answer-style preferences are profile, also in a CLAUDE.md.
     assert classify(text, path="code/app/CLAUDE.md", section="CLAUDE.md > 规范").layer == "profile"
+
+
+def test_a_date_in_the_nearest_heading_names_no_layer() -> None:
+    # "编辑器 (2026-02-19)" under "User Preferences": the preferences heading speaks in full.
+    section = "MEMORY > User Preferences > 编辑器 (2026-02-19)"
+    text = "VS Code + Vim 插件，字体 JetBrains Mono，dotfiles 用 git 管"
+    assert classify(text, path=MEMORY, section=section).layer == "profile"
