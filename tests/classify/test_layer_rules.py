@@ -273,3 +273,9 @@ def test_a_date_in_the_nearest_heading_names_no_layer() -> None:
     section = "MEMORY > User Preferences > 编辑器 (2026-02-19)"
     text = "VS Code + Vim 插件，字体 JetBrains Mono，dotfiles 用 git 管"
     assert classify(text, path=MEMORY, section=section).layer == "profile"
+
+
+@pytest.mark.parametrize("text", ["乳糖不耐受", "有过敏性鼻炎，春天要备药"])
+def test_a_standing_condition_stays_private(text: str) -> None:
+    # The layer cue's words must not hide the health cue's words from it (jieba tokens).
+    assert classify(text, path=MEMORY).audience == "private"
