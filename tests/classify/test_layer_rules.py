@@ -279,3 +279,16 @@ def test_a_date_in_the_nearest_heading_names_no_layer() -> None:
 def test_a_standing_condition_stays_private(text: str) -> None:
     # The layer cue's words must not hide the health cue's words from it (jieba tokens).
     assert classify(text, path=MEMORY).audience == "private"
+
+
+def test_under_a_log_heading_what_a_line_is_about_names_what_happened() -> None:
+    # TAXONOMY.md, episodic: under "重要日期" a row names what was done that day, though its
+    # words are a workflow's and a tool's.
+    text = "Webhook 服务部署到 VPS + nginx 反代"
+    assert classify(text, path=MEMORY, section="MEMORY > 重要日期").layer == "episodic"
+    # …while technical content under a profile heading is setup (guideline 14).
+    setup = classify("Deploy script at ~/bin/deploy.sh", path=MEMORY, section="M > Preferences")
+    assert setup.layer == "procedural"
+    # …and a line's own form still speaks under the log heading.
+    rule = classify("以后部署前先跑 `make test`", path=MEMORY, section="MEMORY > 重要日期")
+    assert rule.layer == "procedural"
