@@ -292,3 +292,21 @@ def test_under_a_log_heading_what_a_line_is_about_names_what_happened() -> None:
     # …and a line's own form still speaks under the log heading.
     rule = classify("以后部署前先跑 `make test`", path=MEMORY, section="MEMORY > 重要日期")
     assert rule.layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "学到了：钉钉 webhook 的签名要用毫秒时间戳",
+        "Tried the official API first — it rate-limits hard, use gallery-dl",
+        "换了推送时间，以后早上 8 点和晚上 8 点各推一次",
+    ],
+)
+def test_a_lesson_or_a_decision_told_in_the_past_is_standing_know_how(text: str) -> None:
+    # TAXONOMY.md, procedural: lessons and dated decisions whose content is a standing rule.
+    c = classify(text, path="memory/2026-05-04.md", section="2026-05-04")
+    assert c.layer == "procedural"
+
+
+def test_the_users_mail_server_is_no_account() -> None:
+    assert "the user's own account" not in explain("用户的邮箱服务器是 smtp.example.cn，端口 465")
