@@ -310,3 +310,16 @@ def test_a_lesson_or_a_decision_told_in_the_past_is_standing_know_how(text: str)
 
 def test_the_users_mail_server_is_no_account() -> None:
     assert "the user's own account" not in explain("用户的邮箱服务器是 smtp.example.cn，端口 465")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Grafana hosted at 10.0.0.2:3000",
+        "Office located at 5 Rue Oberkampf",
+        "2 seats left on the plan",
+    ],
+)
+def test_a_state_or_what_is_left_is_no_past_event(text: str) -> None:
+    fired = explain(text, path=MEMORY)
+    assert "done on a date" not in fired and "past event words" not in fired
