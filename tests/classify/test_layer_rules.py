@@ -323,3 +323,12 @@ def test_the_users_mail_server_is_no_account() -> None:
 def test_a_state_or_what_is_left_is_no_past_event(text: str) -> None:
     fired = explain(text, path=MEMORY)
     assert "done on a date" not in fired and "past event words" not in fired
+
+
+def test_a_to_do_list_as_a_thing_is_no_to_do_marker() -> None:
+    assert "to-do marker" not in explain("每周日晚上帮用户列下周的待办清单", path=MEMORY)
+    assert "to-do marker" in explain("待办：续签租房合同", path=MEMORY)
+
+
+def test_a_le_opening_needs_its_subject_dropped() -> None:
+    assert "了 opening" not in explain("用户换了工作，现在在做运维", path=MEMORY)
