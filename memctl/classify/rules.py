@@ -1,12 +1,15 @@
 """Rule scoring: compiles memctl/data/classify.toml once and scores an entry against it.
 
 Every cue is tested once; a firing cue adds its weights once. The winning layer, realm and
-audience are the highest totals; how clearly the layer won is the confidence. Lexicon changes
-belong in the TOML, not here.
+audience are the highest totals; how clearly the layer won is the confidence. Headings are a
+section-level prior: when the nearest one names a layer, the headings above it weigh less, and
+under one that names a log, what a line is about (its topic cues) weighs less than what kind of
+statement it is. Lexicon changes belong in the TOML, not here.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -30,6 +33,10 @@ class Cue:
     words: frozenset[str]
     patterns: tuple[Gated, ...]
     effects: tuple[tuple[str, float], ...]  # ("layer.boundary", 3.5), ("importance", 0.1)
+    # What the line is about (a tool, a workflow word), not what kind of statement it is: under
+    # a heading that says its lines happened, its layer weights count less (thresholds.
+    # topic_under_log).
+    topic: bool = False
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,9 @@ class Lexicon:
     thresholds: dict[str, float]
     base_importance: dict[str, float]
     base_emotion: dict[str, float]
+    # A heading that only gives a date ("2026-01-29", "3月2日 周一"): what the lines under it are
+    # is named by the heading above it ([section] dated_heading).
+    dated_heading: re.Pattern[str] | None = None
 
 
 def _effects(raw: dict[str, Any]) -> tuple[tuple[str, float], ...]:
@@ -62,7 +72,8 @@ def _cue(raw: dict[str, Any]) -> Cue:
     patterns = tuple(gated(p) for p in raw.get("patterns", []))
     words = frozenset(segment.fold(w) for w in raw.get("words", []))
     role = raw.get("role")
-    return Cue(str(raw["name"]), on, role, words, patterns, _effects(raw))
+    topic = bool(raw.get("topic", False))
+    return Cue(str(raw["name"]), on, role, words, patterns, _effects(raw), topic)
 
 
 @cache
@@ -86,6 +97,9 @@ def lexicon() -> Lexicon:
         thresholds={k: float(v) for k, v in raw["thresholds"].items()},
         base_importance={k: float(v) for k, v in raw["base"]["importance"].items()},
         base_emotion={k: float(v) for k, v in raw["base"].get("emotion", {}).items()},
+        dated_heading=re.compile(raw["section"]["dated_heading"], re.I)
+        if "section" in raw
+        else None,
     )
 
 
@@ -156,8 +170,47 @@ def _fired(
     for on, value in (("path", path), ("section", section), ("category", category)):
         if value:
             fired |= _field_hits(on, value)
+    if section and (named := _named_section(section)) != section:
+        fired |= _field_hits("section", named)
     fired |= lex.text_patterns.owners(folded, folded, fired, text_grams or grams(folded))
     return sorted(fired)
+
+
+@lru_cache(maxsize=4096)
+def _named_section(section: str) -> str:
+    """The heading path without its trailing date-only headings ("Key Insights > 2026-01-29" ->
+    "Key Insights"), so that the heading naming what the lines are is the last one."""
+    dated = lexicon().dated_heading
+    heads = section.split(" > ")
+    while dated is not None and len(heads) > 1 and dated.fullmatch(heads[-1].strip()):
+        heads.pop()
+    return " > ".join(heads)
+
+
+@lru_cache(maxsize=4096)
+def _nearest_hits(section: str) -> frozenset[int]:
+    """Section cues that name a layer (give one at least heading_names_layer_min) and fire on
+    the nearest heading (a trailing date-only heading left out)."""
+    lex = lexicon()
+    least = lex.thresholds["heading_names_layer_min"]
+    near = _field_hits("section", _named_section(section).rsplit(" > ", 1)[-1])
+    return frozenset(i for i in near if max(_layer_weights(lex.cues[i])) >= least)
+
+
+@lru_cache(maxsize=256)
+def _names_events(nearest: frozenset[int]) -> bool:
+    """Whether the nearest heading's cues name episodic above any other layer."""
+    totals: dict[str, float] = {}
+    for i in nearest:
+        for key, weight in lexicon().cues[i].effects:
+            if key.startswith("layer."):
+                totals[key] = totals.get(key, 0.0) + weight
+    return bool(totals) and max(totals, key=lambda k: totals[k]) == "layer.episodic"
+
+
+def _layer_weights(cue: Cue) -> list[float]:
+    """The layer weights a cue gives ([0.0] when it gives none)."""
+    return [w for k, w in cue.effects if k.startswith("layer.")] or [0.0]
 
 
 def file_roles(path: str) -> frozenset[str]:
@@ -187,9 +240,22 @@ def score(
     t = lex.thresholds
     totals = dict(lex.priors)
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
+    nearest = _nearest_hits(section) if section else frozenset()
+    under_log = _names_events(nearest)
     for i in _fired(text, path, section, category, text_grams):
         cue = lex.cues[i]
+        # When the nearest heading names a layer, a heading above it names one less surely
+        # ("About Me > Deploy steps"); when it names none ("User Preferences > 编程语言"), the
+        # heading above speaks for it.
+        far = bool(nearest) and cue.on == "section" and i not in nearest
+        factor = t["ancestor_heading_factor"] if far else 1.0
+        # Under a heading that says its lines happened ("重要日期", "Incidents"), what a line is
+        # about (部署, a tool) names what happened, not a rule.
+        if cue.topic and under_log:
+            factor = t["topic_under_log"]
         for key, weight in cue.effects:
+            if key.startswith("layer."):
+                weight *= factor
             totals[key] = totals.get(key, 0.0) + weight
             if key.startswith("realm.") and cue.on != "path":
                 own[key] = own.get(key, 0.0) + weight
