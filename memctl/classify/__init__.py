@@ -88,16 +88,20 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
     The file's role is evidence (TAXONOMY.md): in a business agent's notes, "Session-Lane并发模型"
     is work knowledge although the line alone does not say so. When enough of the file's lines
     say their realm and most of them agree, that realm is the file's; else None (each line
-    keeps its own guess). A project instructions file (CLAUDE.md, AGENTS.md at `path`; not the
-    global one in ~/.codex or ~/.claude) is about one code base: its rules take work when a
-    few of its lines say it is a job's or a client's, and never the real life its lines about
-    the person speak of. Thresholds: classify.toml, [thresholds] file_realm_*.
+    keeps its own guess). A project instructions file (CLAUDE.md, AGENTS.md at `path`) is about
+    one code base: its rules take work when a few of its lines say it is a job's or a client's,
+    and never the real life its lines about the person speak of. The global one (~/.codex,
+    ~/.claude) holds every project's rules: neither the person's life nor their job there says
+    whose each code base is (guideline 19), so it settles nothing; its headings still do.
+    Thresholds: classify.toml, [thresholds] file_realm_*.
     """
     t = rules.lexicon().thresholds
     said = Counter(realm for realm, cued in lines if cued and realm != "unknown")
     least = t["file_realm_min_lines"]
     roles = rules.file_roles(path) if path is not None else frozenset()
-    if "project" in roles and "global" not in roles:
+    if "global" in roles:
+        return None
+    if "project" in roles:
         del said["real"]
         least = t["file_realm_project_min_lines"]
     total = sum(said.values())

@@ -1,0 +1,42 @@
+"""Realm and audience by scope: what a heading, a file or a file's other lines say about a
+line that says nothing itself (TAXONOMY.md, Realm and Audience; tests/quality README,
+guidelines 18-20). Examples are invented."""
+
+from __future__ import annotations
+
+from memctl.classify import classify, file_realm
+
+GLOBAL = "/home/a/.codex/AGENTS.md"
+
+
+def test_a_heading_about_the_persons_own_life_makes_its_lines_real() -> None:
+    # A line about a machine or a habit says nothing of whose life it is; the heading does.
+    for section in ("AGENTS > About me", "AGENTS > Homelab (Pi)", "MEMORY > 个人", "USER > 家庭"):
+        c = classify("Ubuntu 盒子跑 docker compose，配置在 /srv/box", section=section, path=GLOBAL)
+        assert (c.realm, c.realm_cued) == ("real", True), section
+    # Not a heading that only contains such a word, nor the nearest heading about the work.
+    c = classify("Ubuntu 盒子跑 docker compose", section="About me > Work", path=GLOBAL)
+    assert c.realm == "work"
+    rule = classify("Run the linter first", section="CLAUDE > Rules", path=GLOBAL)
+    assert rule.realm_cued is False
+
+
+def test_a_global_instructions_file_spreads_no_realm_to_its_coding_rules() -> None:
+    # ~/.codex/AGENTS.md holds every project's rules beside the user's own life: lines about
+    # the person (real) or their job (work) say nothing of whose each code base is
+    # (guideline 19), so its uncued rules keep their own guess.
+    assert file_realm([("real", True)] * 10, GLOBAL) is None
+    assert file_realm([("real", True)] * 10 + [("work", True)] * 3, GLOBAL) is None
+    assert file_realm([("real", True)] * 10, "/home/a/.claude/CLAUDE.md") is None
+    # A memory file still pools.
+    assert file_realm([("real", True)] * 10, "/home/a/notes/MEMORY.md") == "real"
+
+
+def test_what_the_user_calls_theirs_is_their_own_life() -> None:
+    # In an instructions file (whose path leans away from real life) nothing else tells.
+    repo = "/home/a/code/x/AGENTS.md"
+    assert classify("记住：我的 Gitea 登录名叫 lin-dev，放私人脚本", path=repo).realm == "real"
+    assert classify("Keep my dotfiles repo in sync", path=repo).realm == "real"
+    # A stronger cue still wins: my character is the story's, my client's site the job's.
+    assert classify("我的角色是一个流浪剑客").realm == "fictional"
+    assert classify("Deploy my client's shop site on Fridays").realm == "work"
