@@ -40,3 +40,22 @@ def test_what_the_user_calls_theirs_is_their_own_life() -> None:
     # A stronger cue still wins: my character is the story's, my client's site the job's.
     assert classify("我的角色是一个流浪剑客").realm == "fictional"
     assert classify("Deploy my client's shop site on Fridays").realm == "work"
+
+
+def test_every_kinship_word_makes_a_line_private_family() -> None:
+    # TAXONOMY.md, Audience: family is private; kinship terms of both languages, not names.
+    for line in (
+        "和老伴两个人住在城东",
+        "外孙女每年寒假来住两周",
+        "每周六去舅舅家吃饭",
+        "家里一直反对她辞职",
+        "Partner Alex does the school run on Mondays",
+        "Her fiancé works nights too",
+        "Grandma's care home visits are on Sundays",
+        "My niece stays over at Easter",
+    ):
+        c = classify(line)
+        assert (c.audience, c.realm) == ("private", "real"), line
+    # Not a business partner, nor a home that is only where a machine sits.
+    assert classify("Our payment partner API rotates keys monthly").audience == "public"
+    assert classify("家里还有一台 NUC 跑备份").audience == "public"
