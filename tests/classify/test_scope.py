@@ -4,7 +4,7 @@ guidelines 18-20). Examples are invented."""
 
 from __future__ import annotations
 
-from memctl.classify import classify, file_realm
+from memctl.classify import classify, file_realm, kin
 
 GLOBAL = "/home/a/.codex/AGENTS.md"
 
@@ -59,3 +59,31 @@ def test_every_kinship_word_makes_a_line_private_family() -> None:
     # Not a business partner, nor a home that is only where a machine sits.
     assert classify("Our payment partner API rotates keys monthly").audience == "public"
     assert classify("家里还有一台 NUC 跑备份").audience == "public"
+
+
+def test_relatives_are_the_names_a_kinship_word_introduces() -> None:
+    # TAXONOMY.md, Audience: family is private, also where a later line names the person
+    # without the kinship word ("Ivy's swim class", "阿宁周五来"); found from the file's lines.
+    lines = [
+        "Husband Marco, daughter Ivy (9, Year 5)",
+        "Priya (sister) lives in Bristol",
+        "女儿阿宁在读初二，老公叫陈涛",
+        "女儿在杭州上学",  # no name: nothing is learnt ("在杭" is no one)
+        "Father O'Brien leads the parish choir",  # a title, not a relative with a name
+    ]
+    found = kin.names(lines)
+    assert found == frozenset({"Marco", "Ivy", "Priya", "阿宁", "陈涛"})
+    assert kin.names_any("Ivy's swim class moved to Thursdays", found)
+    assert kin.names_any("阿宁周五来店里帮忙", found)
+    assert kin.names_any("- 陈涛出差到周三", found)
+    assert not kin.names_any("Ivybridge depot closes at six", found)
+    assert not kin.names_any("在杭州开会", found)
+    assert not kin.names_any("anything", frozenset())
+
+
+def test_more_names_than_a_family_has_teach_nothing() -> None:
+    # A story's cast or generated text, not a family (classify.toml, [kin] most_names).
+    first = ["Ada", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu", "Mo"]
+    cast = [f"sister {name}" for name in first]
+    assert kin.names(cast[:3]) == frozenset({"Ada", "Bea", "Cal"})
+    assert kin.names(cast) == frozenset()
