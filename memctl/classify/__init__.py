@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memctl import segment
-from memctl.classify import dates, facts, injection, rules
+from memctl.classify import dates, facts, injection, kin, rules
 from memctl.classify.gate import grams
 
 ACTIVE = "active"
@@ -49,10 +49,12 @@ def classify(
     path: str | None = None,
     category: str | None = None,
     now: datetime | None = None,
+    relatives: frozenset[str] = frozenset(),
 ) -> Classification:
     """Classify one memory. `section` is the Markdown heading path ("MEMORY > 用户偏好"), `path`
     the source file, `category` the transcript restraint category, `ts` the record's timestamp
-    (anchors "明天" and year-less dates; `now` is the fallback anchor, the clock is never read).
+    (anchors "明天" and year-less dates; `now` is the fallback anchor, the clock is never read),
+    `relatives` the names of the user's family its file introduced (kin.names).
     """
     text_grams = grams(segment.fold(text))
     scores = rules.score(text, path=path, section=section, category=category, text_grams=text_grams)
@@ -68,10 +70,13 @@ def classify(
     expires = dates.expires_at(
         text, dates.anchor(ts, path, now), int(thresholds["plan_expiry_days"])
     )
+    # A relative the file introduced, named again without the kinship word, is family
+    # (TAXONOMY.md, Audience); a story's character of the same name is not.
+    family = scores.realm != "fictional" and kin.names_any(text, relatives)
     return Classification(
         realm=scores.realm,
         layer=scores.layer,
-        audience=scores.audience,
+        audience="private" if family else scores.audience,
         importance=scores.importance,
         emotional_weight=scores.emotional_weight,
         confidence=scores.confidence,

@@ -41,14 +41,10 @@ def job(a: Accepted, relatives: frozenset[str] = frozenset()) -> Job:
 def classified(job: Job) -> dict[str, Any]:
     """The classifier's fields for one new entry, and the fact it states (if about the user)."""
     content, ts, section, path, category, layer_hint, relatives = job
-    c = classify(content, ts=ts, section=section, path=path, category=category)
+    c = classify(content, ts=ts, section=section, path=path, category=category, relatives=relatives)
     # What the file says its records are (front matter) bounds the classifier's layer.
     layer = frontmatter.apply_hint(c.layer, layer_hint)
     fields = {**classified_row(c, layer=layer), REALM_CUED: c.realm_cued}
-    # A relative the file introduced, named again without the kinship word, is family
-    # (TAXONOMY.md, Audience); a story's character of the same name is not.
-    if c.realm != "fictional" and kin.names_any(content, relatives):
-        fields["audience"] = "private"
     # Facts shape supersede chains only where they are about the real user (same rule as
     # re-classify and edit use).
     fields.update(supersede.fact_fields(content, c.realm))

@@ -87,3 +87,12 @@ def test_more_names_than_a_family_has_teach_nothing() -> None:
     cast = [f"sister {name}" for name in first]
     assert kin.names(cast[:3]) == frozenset({"Ada", "Bea", "Cal"})
     assert kin.names(cast) == frozenset()
+
+
+def test_a_relative_named_alone_is_private_but_not_in_a_story() -> None:
+    family = frozenset({"Ivy", "阿宁"})
+    assert classify("Ivy's swim class moved to Thursdays", relatives=family).audience == "private"
+    assert classify("阿宁周五来店里帮忙", relatives=family).audience == "private"
+    assert classify("Ivy's swim class moved to Thursdays").audience == "public"
+    story = "In the story, Ivy is the smuggler's daughter who betrays the crew"
+    assert classify(story, relatives=family).audience == "public"
