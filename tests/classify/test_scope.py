@@ -96,3 +96,32 @@ def test_a_relative_named_alone_is_private_but_not_in_a_story() -> None:
     assert classify("Ivy's swim class moved to Thursdays").audience == "public"
     story = "In the story, Ivy is the smuggler's daughter who betrays the crew"
     assert classify(story, relatives=family).audience == "public"
+
+
+def test_an_age_is_a_private_detail_of_a_person() -> None:
+    # Guideline 20: a real name given with age and schooling is private; the age is the detail.
+    ages = ["李秀英，72 岁，退休前在纺织厂当会计", "Rosa, 81 years old, widowed"]
+    ages.append("Aged 64, lives alone")
+    for line in ages:
+        assert classify(line).audience == "private", line
+    # An age range of an audience, a product's rating or a version is no one's age.
+    assert classify("目标读者 25-35 岁的租房青年").audience == "public"
+    assert classify("Node 18 is the oldest runtime we support").audience == "public"
+
+
+def test_a_user_name_given_with_its_value_is_an_account_identifier() -> None:
+    # TAXONOMY.md, Audience: account identifiers are private.
+    assert classify("我的 Gitea 用户名是 lin-dev").audience == "private"
+    assert classify("Forum username: quietfern").audience == "private"
+    assert classify("用户名为空时提示重新登录").audience == "public"
+
+
+def test_a_unit_price_of_goods_is_no_sum_of_the_users() -> None:
+    # TAXONOMY.md, Audience: the user's money (balances, budgets, spend) is private; what a
+    # litre of milk costs from a supplier is a price anyone may know.
+    prices = ["燕麦奶进价：每盒 9.5 元", "供应商说下月起椰浆每桶涨 3 元"]
+    prices.append("Oat milk is £1.80/litre wholesale")
+    for line in prices:
+        assert classify(line).audience == "public", line
+    assert classify("本月营业额 3.2 万元").audience == "private"
+    assert classify("家教课时费 200 元/小时").audience == "private"
