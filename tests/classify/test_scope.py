@@ -125,3 +125,18 @@ def test_a_unit_price_of_goods_is_no_sum_of_the_users() -> None:
         assert classify(line).audience == "public", line
     assert classify("本月营业额 3.2 万元").audience == "private"
     assert classify("家教课时费 200 元/小时").audience == "private"
+
+
+def test_the_job_one_does_is_work_even_under_a_heading_about_the_person() -> None:
+    # tests/quality README: the user's job and employer are work; TAXONOMY.md: a business is.
+    about = "USER > About me"
+    assert classify("我是林川，在杭州一家物流公司做仓储系统", section=about).realm == "work"
+    shop = classify("**Notes:** 开花店的，一个人看店", section=about, path="USER.md")
+    assert shop.realm == "work"
+    # A passing mention of a job beside the person's name and city stays their life.
+    assert classify("用户是产品经理，在杭州工作。", path="USER.md").realm == "real"
+
+
+def test_a_work_rota_is_the_jobs() -> None:
+    assert classify("December rota came in: nights 2-5, long day 9").realm == "work"
+    assert classify("排班表每月 25 号出，出了就把夜班加进日历").realm == "work"
