@@ -140,3 +140,19 @@ def test_the_job_one_does_is_work_even_under_a_heading_about_the_person() -> Non
 def test_a_work_rota_is_the_jobs() -> None:
     assert classify("December rota came in: nights 2-5, long day 9").realm == "work"
     assert classify("排班表每月 25 号出，出了就把夜班加进日历").realm == "work"
+
+
+def test_work_words_are_covered_in_both_languages() -> None:
+    # TAXONOMY.md, Realm: a job, an employer, a team, clients or a business is work. Each
+    # language has the words the other one has.
+    for line in (
+        "公司的代码仓库都在内网 GitLab 上",
+        "下班前把今天的进度同步到群里",
+        "周三下午团建，不排会",
+        "Submit the expense report by the 5th",
+        "Overtime has to be approved by the department head",
+        "Business trip to Lyon next month, book the train",
+    ):
+        assert classify(line).realm == "work", line
+    # Not a unit of measure, nor one's own shopping.
+    assert classify("单位：毫升").realm != "work"
