@@ -156,3 +156,23 @@ def test_work_words_are_covered_in_both_languages() -> None:
         assert classify(line).realm == "work", line
     # Not a unit of measure, nor one's own shopping.
     assert classify("单位：毫升").realm != "work"
+
+
+def test_private_topics_are_covered_in_both_languages() -> None:
+    # TAXONOMY.md, Audience: health, money, relationships and identity numbers are private;
+    # each language has the words the other one has.
+    for line in (
+        "周四上午去医院复诊，挂号已约好",  # health
+        "Migraines most Mondays; keep the screen dim",
+        "Monthly budget for groceries is tight this term",  # money
+        "养老金下个月开始发",
+        "Pension pot is with Aviva",
+        "下周六去相亲，别在群里提",  # relationships
+        "Got married in 2019 in Porto",
+        "Driving licence number is in the blue folder",  # identity numbers
+        "驾照号码抄在备忘录里",
+    ):
+        assert classify(line).audience == "private", line
+    # A hospital as a workplace, a load balancer, an engaged audience are not.
+    assert classify("The hospital wifi blocks Telegram on the wards").audience == "public"
+    assert classify("Put the load balancer in front of both nodes").audience == "public"
