@@ -176,3 +176,10 @@ def test_private_topics_are_covered_in_both_languages() -> None:
     # A hospital as a workplace, a load balancer, an engaged audience are not.
     assert classify("The hospital wifi blocks Telegram on the wards").audience == "public"
     assert classify("Put the load balancer in front of both nodes").audience == "public"
+
+
+def test_a_taste_is_the_persons_own_in_a_business_file() -> None:
+    # Guideline 18: in a workspace that runs a business, the person's style is real; a taste
+    # says so itself, so the file's work realm does not reach it.
+    c = classify("偏好 | 只看结论，不要铺垫", path="/w/MEMORY.md", section="MEMORY > 店铺资料")
+    assert (c.realm, c.realm_cued) == ("real", True)
