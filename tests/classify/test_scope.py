@@ -183,3 +183,13 @@ def test_a_taste_is_the_persons_own_in_a_business_file() -> None:
     # says so itself, so the file's work realm does not reach it.
     c = classify("偏好 | 只看结论，不要铺垫", path="/w/MEMORY.md", section="MEMORY > 店铺资料")
     assert (c.realm, c.realm_cued) == ("real", True)
+
+
+def test_how_to_speak_to_the_person_is_their_relationship_with_the_assistant() -> None:
+    # TAXONOMY.md, Realm: the assistant's persona and the relationship are real too, also in
+    # a shop's daily note.
+    daily = "/w/memory/2026-03-02.md"
+    lines = ["他说说话随意点，别太正式", "跟她说话别用敬语", "Talk to her like a friend"]
+    for line in lines:
+        c = classify(line, path=daily)
+        assert (c.realm, c.realm_cued) == ("real", True), line
