@@ -193,3 +193,8 @@ def test_how_to_speak_to_the_person_is_their_relationship_with_the_assistant() -
     for line in lines:
         c = classify(line, path=daily)
         assert (c.realm, c.realm_cued) == ("real", True), line
+
+
+def test_ones_client_or_boss_is_not_made_ones_own_life() -> None:
+    assert classify("我的客户周五要看报价单").realm == "work"
+    assert classify("My manager wants the deck by Friday").realm == "work"
