@@ -20,7 +20,8 @@ def test_a_heading_about_the_persons_own_life_makes_its_lines_real() -> None:
     rule = classify("Run the linter first", section="CLAUDE > Rules", path=GLOBAL)
     assert rule.realm_cued is False
     for section in ("MEMORY > Personal brand", "CLAUDE > Health checks", "运维 > 健康检查"):
-        assert classify("Ping /healthz every minute", section=section).realm != "real", section
+        c = classify("Ping /healthz every minute", section=section)
+        assert (c.realm, c.realm_cued) != ("real", True), section
 
 
 def test_a_global_instructions_file_spreads_no_realm_to_its_coding_rules() -> None:
