@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from memctl import changes, supersede
-from memctl.classify import Classification, classify, file_realm
+from memctl.classify import Classification, classify, file_realm, kin
 from memctl.ingest import frontmatter
 from memctl.store import UserStore
 from memctl.store.fields import FACT_FIELDS, RECLASSIFY_KEEPS, classified_row
@@ -27,12 +27,21 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     decided = user.log.fields_set(_HUMAN)
     planned = []
     classified = []
-    for entry in user.entries(["active", "pending_review"]):
-        first = next(iter(user.sources(entry["id"])), None)
+    live = [
+        (e, next(iter(user.sources(e["id"])), None))
+        for e in user.entries(["active", "pending_review"])
+    ]
+    # As at import, the relatives a file introduces are family wherever it names them.
+    texts: dict[str | None, list[str]] = {}
+    for entry, first in live:
+        texts.setdefault(first["path"] if first else None, []).append(entry["content"])
+    relatives = {p: kin.names(ts) for p, ts in texts.items()}
+    for entry, first in live:
         c = classify(
             entry["content"], ts=entry["ts"],
             section=first["section"] if first else None, path=first["path"] if first else None,
             category=first["category"] if first else None,
+            relatives=relatives[first["path"] if first else None],
         )  # fmt: skip
         classified.append((entry, first, c))
     # As at import, a line that says nothing of its realm takes the one its file agrees on.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memctl import segment
-from memctl.classify import dates, facts, injection, rules
+from memctl.classify import dates, facts, injection, kin, rules
 from memctl.classify.gate import grams
 
 ACTIVE = "active"
@@ -49,10 +49,12 @@ def classify(
     path: str | None = None,
     category: str | None = None,
     now: datetime | None = None,
+    relatives: frozenset[str] = frozenset(),
 ) -> Classification:
     """Classify one memory. `section` is the Markdown heading path ("MEMORY > 用户偏好"), `path`
     the source file, `category` the transcript restraint category, `ts` the record's timestamp
-    (anchors "明天" and year-less dates; `now` is the fallback anchor, the clock is never read).
+    (anchors "明天" and year-less dates; `now` is the fallback anchor, the clock is never read),
+    `relatives` the names of the user's family its file introduced (kin.names).
     """
     text_grams = grams(segment.fold(text))
     scores = rules.score(text, path=path, section=section, category=category, text_grams=text_grams)
@@ -68,10 +70,13 @@ def classify(
     expires = dates.expires_at(
         text, dates.anchor(ts, path, now), int(thresholds["plan_expiry_days"])
     )
+    # A relative the file introduced, named again without the kinship word, is family
+    # (TAXONOMY.md, Audience); a story's character of the same name is not.
+    family = scores.realm != "fictional" and kin.names_any(text, relatives)
     return Classification(
         realm=scores.realm,
         layer=scores.layer,
-        audience=scores.audience,
+        audience="private" if family else scores.audience,
         importance=scores.importance,
         emotional_weight=scores.emotional_weight,
         confidence=scores.confidence,
@@ -88,16 +93,20 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
     The file's role is evidence (TAXONOMY.md): in a business agent's notes, "Session-Lane并发模型"
     is work knowledge although the line alone does not say so. When enough of the file's lines
     say their realm and most of them agree, that realm is the file's; else None (each line
-    keeps its own guess). A project instructions file (CLAUDE.md, AGENTS.md at `path`; not the
-    global one in ~/.codex or ~/.claude) is about one code base: its rules take work when a
-    few of its lines say it is a job's or a client's, and never the real life its lines about
-    the person speak of. Thresholds: classify.toml, [thresholds] file_realm_*.
+    keeps its own guess). A project instructions file (CLAUDE.md, AGENTS.md at `path`) is about
+    one code base: its rules take work when a few of its lines say it is a job's or a client's,
+    and never the real life its lines about the person speak of. The global one (~/.codex,
+    ~/.claude) holds every project's rules: neither the person's life nor their job there says
+    whose each code base is (guideline 19), so it settles nothing; its headings still do.
+    Thresholds: classify.toml, [thresholds] file_realm_*.
     """
     t = rules.lexicon().thresholds
     said = Counter(realm for realm, cued in lines if cued and realm != "unknown")
     least = t["file_realm_min_lines"]
     roles = rules.file_roles(path) if path is not None else frozenset()
-    if "project" in roles and "global" not in roles:
+    if "global" in roles:
+        return None
+    if "project" in roles:
         del said["real"]
         least = t["file_realm_project_min_lines"]
     total = sum(said.values())

@@ -7,6 +7,7 @@ belong in the TOML, not here.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -42,6 +43,9 @@ class Lexicon:
     thresholds: dict[str, float]
     base_importance: dict[str, float]
     base_emotion: dict[str, float]
+    # A heading that only gives a date ("2026-01-29", "3月2日 周一"): what the lines under it are
+    # is named by the heading above it ([section] dated_heading).
+    dated_heading: re.Pattern[str] | None = None
 
 
 def _effects(raw: dict[str, Any]) -> tuple[tuple[str, float], ...]:
@@ -86,6 +90,9 @@ def lexicon() -> Lexicon:
         thresholds={k: float(v) for k, v in raw["thresholds"].items()},
         base_importance={k: float(v) for k, v in raw["base"]["importance"].items()},
         base_emotion={k: float(v) for k, v in raw["base"].get("emotion", {}).items()},
+        dated_heading=re.compile(raw["section"]["dated_heading"], re.I)
+        if "section" in raw
+        else None,
     )
 
 
@@ -156,8 +163,30 @@ def _fired(
     for on, value in (("path", path), ("section", section), ("category", category)):
         if value:
             fired |= _field_hits(on, value)
+    if section and (named := _named_section(section)) != section:
+        fired |= _field_hits("section", named)
     fired |= lex.text_patterns.owners(folded, folded, fired, text_grams or grams(folded))
     return sorted(fired)
+
+
+@lru_cache(maxsize=4096)
+def _named_section(section: str) -> str:
+    """The heading path without its trailing date-only headings ("Key Insights > 2026-01-29" ->
+    "Key Insights"), so that the heading naming what the lines are is the last one."""
+    dated = lexicon().dated_heading
+    heads = section.split(" > ")
+    while dated is not None and len(heads) > 1 and dated.fullmatch(heads[-1].strip()):
+        heads.pop()
+    return " > ".join(heads)
+
+
+@lru_cache(maxsize=4096)
+def _nearest_hits(section: str) -> frozenset[int]:
+    """Section cues with a layer weight that fire on the nearest heading (a trailing date-only
+    heading left out)."""
+    cues = lexicon().cues
+    near = _field_hits("section", _named_section(section).rsplit(" > ", 1)[-1])
+    return frozenset(i for i in near if any(k.startswith("layer.") for k, _ in cues[i].effects))
 
 
 def file_roles(path: str) -> frozenset[str]:
@@ -187,9 +216,16 @@ def score(
     t = lex.thresholds
     totals = dict(lex.priors)
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
+    nearest = _nearest_hits(section) if section else frozenset()
     for i in _fired(text, path, section, category, text_grams):
         cue = lex.cues[i]
+        # When the nearest heading names a layer, a heading above it names one less surely
+        # ("About Me > Deploy steps"); when it names none ("User Preferences > 编程语言"), the
+        # heading above speaks for it.
+        far = bool(nearest) and cue.on == "section" and i not in nearest
         for key, weight in cue.effects:
+            if far and key.startswith("layer."):
+                weight *= t["ancestor_heading_factor"]
             totals[key] = totals.get(key, 0.0) + weight
             if key.startswith("realm.") and cue.on != "path":
                 own[key] = own.get(key, 0.0) + weight

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from memctl import supersede
-from memctl.classify import classify, file_realm
+from memctl.classify import classify, file_realm, kin
 from memctl.importer import accept
 from memctl.importer.accept import Accepted
 from memctl.ingest import frontmatter
@@ -20,24 +20,28 @@ from memctl.store.fields import classified_row
 # Not an entry column: whether the classifier found a realm cue on the line (for settle_realms).
 REALM_CUED = "realm_cued"
 
-Job = tuple[str, str | None, str | None, str, str | None, str | None]
+# content, ts, section, path, category, layer hint, and the relatives its file names.
+Job = tuple[str, str | None, str | None, str, str | None, str | None, frozenset[str]]
 
 
 def start(batch: list[Accepted]) -> Shared[Job, dict[str, Any]]:
     """Classification of `batch` begun; its results are taken from the returned share. Forks
     only for a file whose accepting forked too: the classifier is loaded by then."""
-    return Shared([job(a) for a in batch], classified, fork=len(batch) >= accept.PARALLEL_MIN)
+    relatives = kin.names(a.content for a in batch)
+    return Shared(
+        [job(a, relatives) for a in batch], classified, fork=len(batch) >= accept.PARALLEL_MIN
+    )
 
 
-def job(a: Accepted) -> Job:
+def job(a: Accepted, relatives: frozenset[str] = frozenset()) -> Job:
     r = a.record
-    return (a.content, r.ts, r.section, r.path, a.category, r.layer_hint)
+    return (a.content, r.ts, r.section, r.path, a.category, r.layer_hint, relatives)
 
 
 def classified(job: Job) -> dict[str, Any]:
     """The classifier's fields for one new entry, and the fact it states (if about the user)."""
-    content, ts, section, path, category, layer_hint = job
-    c = classify(content, ts=ts, section=section, path=path, category=category)
+    content, ts, section, path, category, layer_hint, relatives = job
+    c = classify(content, ts=ts, section=section, path=path, category=category, relatives=relatives)
     # What the file says its records are (front matter) bounds the classifier's layer.
     layer = frontmatter.apply_hint(c.layer, layer_hint)
     fields = {**classified_row(c, layer=layer), REALM_CUED: c.realm_cued}

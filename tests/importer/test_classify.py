@@ -103,3 +103,24 @@ def test_lines_that_say_no_realm_take_the_one_their_file_agrees_on(tree, import_
     result = run("classify", "--dry-run", "--json")
     assert result.exit_code == 0, result.output
     assert orjson.loads(result.stdout)["changed"] == 0
+
+
+def test_a_relative_named_without_the_kinship_word_is_private(tree, import_json, query):
+    # The file says who Ivy is once; every other line about her is family (TAXONOMY.md,
+    # Audience).
+    lines = (
+        "- Husband Marco, daughter Ivy (9)\n"
+        "- Ivy's swim class moved to Thursdays 17:00\n"
+        "- Gym on Mondays\n"
+    )
+    import_json(tree({"MEMORY.md": lines}))
+    rows = dict(query("SELECT content, audience FROM entries"))
+    assert rows["Ivy's swim class moved to Thursdays 17:00"] == "private"
+    assert rows["Gym on Mondays"] == "public"
+
+
+def test_classify_again_agrees_on_relatives_named_alone(tree, import_json, run):
+    import_json(tree({"MEMORY.md": "- Wife Noor, son Idris (4)\n- Idris naps 13:00-15:00\n"}))
+    result = run("classify", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changed"] == 0

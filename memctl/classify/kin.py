@@ -1,0 +1,107 @@
+"""Relatives a file names: the people a kinship word introduces ("son Theo", "女儿王丽").
+
+A later line of the same file that names one of them without the kinship word ("Theo's
+school run") is about the user's family, private (TAXONOMY.md, Audience). The patterns and
+words live in memctl/data/classify.toml, [kin].
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import tomllib
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from memctl import segment
+
+_LATIN = re.compile(r"[A-Za-z]")
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@dataclass(frozen=True)
+class _Kin:
+    any_word: re.Pattern[str]  # any kinship word, in lower case (a cheap test for every line)
+    latin: tuple[re.Pattern[str], ...]  # group `name`: "son Theo", "Priya (sister)"
+    words: frozenset[str]  # Chinese kinship words: 女儿, 老伴…
+    cjk: re.Pattern[str]  # any of `words` (before segmenting)
+    glue: frozenset[str]  # between the word and the name: 叫, 是…
+    forms: tuple[re.Pattern[str], ...]  # given-name forms jieba does not tag as names
+    most: int  # more names than this are no family (a story's cast, generated text)
+
+
+@cache
+def _kin() -> _Kin:
+    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
+    raw = tomllib.loads(text)["kin"]
+    words = frozenset(raw["cjk_words"])
+    cjk = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+    return _Kin(
+        # (An alternation of plain strings, no \b and no (?i): ~1 µs a line.)
+        any_word=re.compile("|".join([*map(re.escape, raw["latin_stems"]), cjk])),
+        latin=tuple(re.compile(p) for p in raw["latin"]),
+        words=words,
+        cjk=re.compile(cjk),
+        glue=frozenset(raw["cjk_glue"]),
+        forms=tuple(re.compile(p) for p in raw["cjk_name_forms"]),
+        most=int(raw["most_names"]),
+    )
+
+
+@cache
+def _posseg() -> Any:
+    """jieba's part-of-speech cut, on the dictionary memctl already loads (memctl.segment)."""
+    segment.jieba()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return importlib.import_module("jieba.posseg")
+
+
+def _cjk_names(text: str, k: _Kin) -> Iterable[str]:
+    """Names right after a Chinese kinship word: a word jieba tags as a person's name (nr),
+    a one-character surname before one (张 + 小雨), or a given-name form (朵朵, 小葵)."""
+    tokens = [(t.word, t.flag) for t in _posseg().cut(text)]
+    for i, (word, _) in enumerate(tokens):
+        if word not in k.words:
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j][0] in k.glue:
+            j += 1
+        if j >= len(tokens) or not _CJK.fullmatch(name := tokens[j][0]) or name in k.words:
+            continue
+        if len(name) == 1 and j + 1 < len(tokens) and tokens[j + 1][1].startswith("nr"):
+            yield name + tokens[j + 1][0]
+        elif tokens[j][1].startswith("nr") or any(f.fullmatch(name) for f in k.forms):
+            yield name
+
+
+def names(texts: Iterable[str]) -> frozenset[str]:
+    """The names the kinship words of `texts` introduce; none when there are more than a
+    family has (classify.toml, [kin] most_names)."""
+    k = _kin()
+    found: set[str] = set()
+    for text in texts:
+        if not k.any_word.search(text.lower()):
+            continue
+        for pattern in k.latin:
+            found.update(m.group("name") for m in pattern.finditer(text))
+        if k.cjk.search(text):
+            found.update(_cjk_names(text, k))
+        if len(found) > k.most:
+            return frozenset()
+    return frozenset(found)
+
+
+def names_any(text: str, found: frozenset[str]) -> bool:
+    """Whether `text` names one of the relatives `found`: an English name as a whole word
+    ("Ivy", not "Ivybridge"), a Chinese one anywhere."""
+    if not found:
+        return False
+    if not found.isdisjoint(_WORD.findall(text)):
+        return True
+    return any(name in text for name in found if not _LATIN.match(name))

@@ -1,0 +1,158 @@
+"""Realm and audience by scope: what a heading, a file or a file's other lines say about a
+line that says nothing itself (TAXONOMY.md, Realm and Audience; tests/quality README,
+guidelines 18-20). Examples are invented."""
+
+from __future__ import annotations
+
+from memctl.classify import classify, file_realm, kin
+
+GLOBAL = "/home/a/.codex/AGENTS.md"
+
+
+def test_a_heading_about_the_persons_own_life_makes_its_lines_real() -> None:
+    # A line about a machine or a habit says nothing of whose life it is; the heading does.
+    for section in ("AGENTS > About me", "AGENTS > Homelab (Pi)", "MEMORY > 个人", "USER > 家庭"):
+        c = classify("Ubuntu 盒子跑 docker compose，配置在 /srv/box", section=section, path=GLOBAL)
+        assert (c.realm, c.realm_cued) == ("real", True), section
+    # Not a heading that only contains such a word, nor the nearest heading about the work.
+    c = classify("Ubuntu 盒子跑 docker compose", section="About me > Work", path=GLOBAL)
+    assert c.realm == "work"
+    rule = classify("Run the linter first", section="CLAUDE > Rules", path=GLOBAL)
+    assert rule.realm_cued is False
+
+
+def test_a_global_instructions_file_spreads_no_realm_to_its_coding_rules() -> None:
+    # ~/.codex/AGENTS.md holds every project's rules beside the user's own life: lines about
+    # the person (real) or their job (work) say nothing of whose each code base is
+    # (guideline 19), so its uncued rules keep their own guess.
+    assert file_realm([("real", True)] * 10, GLOBAL) is None
+    assert file_realm([("real", True)] * 10 + [("work", True)] * 3, GLOBAL) is None
+    assert file_realm([("real", True)] * 10, "/home/a/.claude/CLAUDE.md") is None
+    # A memory file still pools.
+    assert file_realm([("real", True)] * 10, "/home/a/notes/MEMORY.md") == "real"
+
+
+def test_what_the_user_calls_theirs_is_their_own_life() -> None:
+    # In an instructions file (whose path leans away from real life) nothing else tells.
+    repo = "/home/a/code/x/AGENTS.md"
+    assert classify("记住：我的 Gitea 登录名叫 lin-dev，放私人脚本", path=repo).realm == "real"
+    assert classify("Keep my dotfiles repo in sync", path=repo).realm == "real"
+    # A stronger cue still wins: my character is the story's, my client's site the job's.
+    assert classify("我的角色是一个流浪剑客").realm == "fictional"
+    assert classify("Deploy my client's shop site on Fridays").realm == "work"
+
+
+def test_every_kinship_word_makes_a_line_private_family() -> None:
+    # TAXONOMY.md, Audience: family is private; kinship terms of both languages, not names.
+    for line in (
+        "和老伴两个人住在城东",
+        "外孙女每年寒假来住两周",
+        "每周六去舅舅家吃饭",
+        "家里一直反对她辞职",
+        "Partner Alex does the school run on Mondays",
+        "Her fiancé works nights too",
+        "Grandma's care home visits are on Sundays",
+        "My niece stays over at Easter",
+    ):
+        c = classify(line)
+        assert (c.audience, c.realm) == ("private", "real"), line
+    # Not a business partner, nor a home that is only where a machine sits.
+    assert classify("Our payment partner API rotates keys monthly").audience == "public"
+    assert classify("家里还有一台 NUC 跑备份").audience == "public"
+
+
+def test_relatives_are_the_names_a_kinship_word_introduces() -> None:
+    # TAXONOMY.md, Audience: family is private, also where a later line names the person
+    # without the kinship word ("Ivy's swim class", "阿宁周五来"); found from the file's lines.
+    lines = [
+        "Husband Marco, daughter Ivy (9, Year 5)",
+        "Priya (sister) lives in Bristol",
+        "女儿阿宁在读初二，老公叫陈涛",
+        "女儿在杭州上学",  # no name: nothing is learnt ("在杭" is no one)
+        "Father O'Brien leads the parish choir",  # a title, not a relative with a name
+    ]
+    found = kin.names(lines)
+    assert found == frozenset({"Marco", "Ivy", "Priya", "阿宁", "陈涛"})
+    assert kin.names_any("Ivy's swim class moved to Thursdays", found)
+    assert kin.names_any("阿宁周五来店里帮忙", found)
+    assert kin.names_any("- 陈涛出差到周三", found)
+    assert not kin.names_any("Ivybridge depot closes at six", found)
+    assert not kin.names_any("在杭州开会", found)
+    assert not kin.names_any("anything", frozenset())
+
+
+def test_more_names_than_a_family_has_teach_nothing() -> None:
+    # A story's cast or generated text, not a family (classify.toml, [kin] most_names).
+    first = ["Ada", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu", "Mo"]
+    cast = [f"sister {name}" for name in first]
+    assert kin.names(cast[:3]) == frozenset({"Ada", "Bea", "Cal"})
+    assert kin.names(cast) == frozenset()
+
+
+def test_a_relative_named_alone_is_private_but_not_in_a_story() -> None:
+    family = frozenset({"Ivy", "阿宁"})
+    assert classify("Ivy's swim class moved to Thursdays", relatives=family).audience == "private"
+    assert classify("阿宁周五来店里帮忙", relatives=family).audience == "private"
+    assert classify("Ivy's swim class moved to Thursdays").audience == "public"
+    story = "In the story, Ivy is the smuggler's daughter who betrays the crew"
+    assert classify(story, relatives=family).audience == "public"
+
+
+def test_an_age_is_a_private_detail_of_a_person() -> None:
+    # Guideline 20: a real name given with age and schooling is private; the age is the detail.
+    ages = ["李秀英，72 岁，退休前在纺织厂当会计", "Rosa, 81 years old, widowed"]
+    ages.append("Aged 64, lives alone")
+    for line in ages:
+        assert classify(line).audience == "private", line
+    # An age range of an audience, a product's rating or a version is no one's age.
+    assert classify("目标读者 25-35 岁的租房青年").audience == "public"
+    assert classify("Node 18 is the oldest runtime we support").audience == "public"
+
+
+def test_a_user_name_given_with_its_value_is_an_account_identifier() -> None:
+    # TAXONOMY.md, Audience: account identifiers are private.
+    assert classify("我的 Gitea 用户名是 lin-dev").audience == "private"
+    assert classify("Forum username: quietfern").audience == "private"
+    assert classify("用户名为空时提示重新登录").audience == "public"
+
+
+def test_a_unit_price_of_goods_is_no_sum_of_the_users() -> None:
+    # TAXONOMY.md, Audience: the user's money (balances, budgets, spend) is private; what a
+    # litre of milk costs from a supplier is a price anyone may know.
+    prices = ["燕麦奶进价：每盒 9.5 元", "供应商说下月起椰浆每桶涨 3 元"]
+    prices.append("Oat milk is £1.80/litre wholesale")
+    for line in prices:
+        assert classify(line).audience == "public", line
+    assert classify("本月营业额 3.2 万元").audience == "private"
+    assert classify("家教课时费 200 元/小时").audience == "private"
+
+
+def test_the_job_one_does_is_work_even_under_a_heading_about_the_person() -> None:
+    # tests/quality README: the user's job and employer are work; TAXONOMY.md: a business is.
+    about = "USER > About me"
+    assert classify("我是林川，在杭州一家物流公司做仓储系统", section=about).realm == "work"
+    shop = classify("**Notes:** 开花店的，一个人看店", section=about, path="USER.md")
+    assert shop.realm == "work"
+    # A passing mention of a job beside the person's name and city stays their life.
+    assert classify("用户是产品经理，在杭州工作。", path="USER.md").realm == "real"
+
+
+def test_a_work_rota_is_the_jobs() -> None:
+    assert classify("December rota came in: nights 2-5, long day 9").realm == "work"
+    assert classify("排班表每月 25 号出，出了就把夜班加进日历").realm == "work"
+
+
+def test_work_words_are_covered_in_both_languages() -> None:
+    # TAXONOMY.md, Realm: a job, an employer, a team, clients or a business is work. Each
+    # language has the words the other one has.
+    for line in (
+        "公司的代码仓库都在内网 GitLab 上",
+        "下班前把今天的进度同步到群里",
+        "周三下午团建，不排会",
+        "Submit the expense report by the 5th",
+        "Overtime has to be approved by the department head",
+        "Business trip to Lyon next month, book the train",
+    ):
+        assert classify(line).realm == "work", line
+    # Not a unit of measure, nor one's own shopping.
+    assert classify("单位：毫升").realm != "work"
