@@ -11,7 +11,7 @@ thresholds, dates), facts.toml, secrets.toml and injection.toml.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -116,4 +116,53 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
     return realm if count / total >= t["file_realm_min_share"] else None
 
 
-__all__ = ["ACTIVE", "PENDING", "Classification", "classify", "file_realm"]
+def scope_realms(
+    lines: Sequence[tuple[str | None, str, bool]], path: str | None = None
+) -> list[str | None]:
+    """The realm each of a file's lines (section, realm, realm_cued) takes if it says none
+    itself: its file's (file_realm), else its section's; None where nothing settles it.
+
+    Realm is a property of a scope (TAXONOMY.md, Realm; tests/quality README, third set). When
+    a file's lines do not agree — an author's notes hold her life, her job with a publisher
+    and her story — each section's own lines speak for it: the lines under "Book 3" are the
+    job's, under "Story bible" the story's. They decide when enough of them say a realm and
+    nearly all agree; a section whose lines say none (a table under its own heading) takes its
+    parent heading's. The file's role counts as in file_realm: a project file's real-life
+    lines say nothing of whose its code is, a global one settles nothing. Thresholds:
+    section_realm_*.
+    """
+    t = rules.lexicon().thresholds
+    roles = rules.file_roles(path) if path is not None else frozenset()
+    if "global" in roles:
+        return [None] * len(lines)
+    file = file_realm(((realm, cued) for _, realm, cued in lines), path)
+    said: dict[str, Counter[str]] = {}
+    for section, realm, cued in lines:
+        if section and cued and realm != "unknown" and not ("project" in roles and realm == "real"):
+            said.setdefault(section, Counter())[realm] += 1
+
+    def settled(section: str) -> str | None:
+        heads = section.split(" > ")
+        while heads:
+            if votes := said.get(" > ".join(heads)):
+                realm, count = votes.most_common(1)[0]
+                total = sum(votes.values())
+                enough = total >= t["section_realm_min_lines"]
+                if enough and count / total >= t["section_realm_min_share"]:
+                    return realm
+            heads.pop()
+        return file
+
+    known: dict[str, str | None] = {}
+    found = []
+    for section, _, cued in lines:
+        if cued or not section or file is not None:
+            found.append(None if cued else file)
+            continue
+        if section not in known:
+            known[section] = settled(section)
+        found.append(known[section])
+    return found
+
+
+__all__ = ["ACTIVE", "PENDING", "Classification", "classify", "file_realm", "scope_realms"]

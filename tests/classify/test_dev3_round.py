@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import classify
+from memctl.classify import classify, scope_realms
 
 MEMORY = "workspace/MEMORY.md"
 
@@ -46,3 +46,33 @@ def test_the_vocabulary_of_a_jobs_world_is_work(text: str) -> None:
 )
 def test_words_shared_with_ones_own_life_say_no_job(text: str) -> None:
     assert classify(text, path=MEMORY, section="Notes").realm != "work", text
+
+
+def test_a_section_whose_lines_agree_lends_its_realm_when_the_file_does_not() -> None:
+    # TAXONOMY.md, Realm, by scope: a writer's notes mix her life, her job and her story.
+    path = "workspace/MEMORY.md"
+    lines = [
+        ("MEMORY > Me", "real", True),
+        ("MEMORY > Me", "work", True),
+        ("MEMORY > Me", "real", False),
+        ("MEMORY > Novel 2", "work", True),
+        ("MEMORY > Novel 2", "work", True),
+        ("MEMORY > Novel 2", "real", False),  # "Chapters live in the Drafts folder"
+        ("MEMORY > Novel 2 > Progress", "real", False),  # a table row under its own heading
+        ("MEMORY > Novel 2 > Canon", "fictional", True),
+        ("MEMORY > Novel 2 > Canon", "fictional", True),
+        ("MEMORY > Novel 2 > Canon", "real", False),
+    ]
+    assert scope_realms(lines, path) == [
+        None, None, None,  # a mixed section lends nothing (nor does the file above it)
+        None, None, "work",
+        "work",  # from the heading above
+        None, None, "fictional",
+    ]  # fmt: skip
+    # A file whose lines agree speaks for all of them, as before.
+    agree = [("A", "work", True)] * 5 + [("B", "real", True)] * 2 + [("B", "real", False)]
+    assert scope_realms(agree, path)[-1] == "work"
+    # A global instructions file settles nothing, a project file's real lines do not count.
+    assert scope_realms(lines, "/home/a/.codex/AGENTS.md") == [None] * len(lines)
+    project = [("R", "real", True), ("R", "real", True), ("R", "unknown", False)]
+    assert scope_realms(project, "/home/a/code/x/CLAUDE.md") == [None, None, None]
