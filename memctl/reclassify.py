@@ -51,8 +51,10 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
         by_file.setdefault(first["path"] if first else None, []).append(n)
     settled: dict[int, str | None] = {}
     for p, ns in by_file.items():
-        scoped = [(s["section"] if (s := classified[n][1]) else None, classified[n][2]) for n in ns]
-        found = scope_realms([(section, c.realm, c.realm_cued) for section, c in scoped], p)
+        scoped = [(classified[n][0]["content"], classified[n][1], classified[n][2]) for n in ns]
+        found = scope_realms(
+            [(s["section"] if s else None, text, c.realm, c.realm_cued) for text, s, c in scoped], p
+        )
         settled.update(zip(ns, found, strict=True))
     for n, (entry, first, c) in enumerate(classified):
         path = first["path"] if first else None

@@ -21,6 +21,8 @@ from memctl.classify.gate import grams
 
 ACTIVE = "active"
 PENDING = "pending_review"
+# The role of a text cue (classify.toml) saying the code base is the user's own project.
+OWN_PROJECT = "own project"
 
 
 @dataclass(frozen=True)
@@ -117,10 +119,10 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
 
 
 def scope_realms(
-    lines: Sequence[tuple[str | None, str, bool]], path: str | None = None
+    lines: Sequence[tuple[str | None, str, str, bool]], path: str | None = None
 ) -> list[str | None]:
-    """The realm each of a file's lines (section, realm, realm_cued) takes if it says none
-    itself: its file's (file_realm), else its section's; None where nothing settles it.
+    """The realm each of a file's lines (section, text, realm, realm_cued) takes if it says
+    none itself: its file's (file_realm), else its section's; None where nothing settles it.
 
     Realm is a property of a scope (TAXONOMY.md, Realm; tests/quality README, third set). When
     a file's lines do not agree — an author's notes hold her life, her job with a publisher
@@ -128,16 +130,19 @@ def scope_realms(
     job's, under "Story bible" the story's. They decide when enough of them say a realm and
     nearly all agree; a section whose lines say none (a table under its own heading) takes its
     parent heading's. The file's role counts as in file_realm: a project file's real-life
-    lines say nothing of whose its code is, a global one settles nothing. Thresholds:
-    section_realm_*.
+    lines say nothing of whose its code is, a global one settles nothing — unless one of its
+    lines says the project is the user's own ("my own open-source project", guideline 19):
+    then its rules are the user's own life. Thresholds: section_realm_*.
     """
     t = rules.lexicon().thresholds
     roles = rules.file_roles(path) if path is not None else frozenset()
     if "global" in roles:
         return [None] * len(lines)
-    file = file_realm(((realm, cued) for _, realm, cued in lines), path)
+    if "project" in roles and any(OWN_PROJECT in rules.text_roles(text) for _, text, _, _ in lines):
+        return [None if cued else "real" for _, _, _, cued in lines]
+    file = file_realm(((realm, cued) for _, _, realm, cued in lines), path)
     said: dict[str, Counter[str]] = {}
-    for section, realm, cued in lines:
+    for section, _, realm, cued in lines:
         if section and cued and realm != "unknown" and not ("project" in roles and realm == "real"):
             said.setdefault(section, Counter())[realm] += 1
 
@@ -155,7 +160,7 @@ def scope_realms(
 
     known: dict[str, str | None] = {}
     found = []
-    for section, _, cued in lines:
+    for section, _, _, cued in lines:
         if cued or not section or file is not None:
             found.append(None if cued else file)
             continue

@@ -57,7 +57,7 @@ def settle_realms(
     """A file's new lines (id, text, realm, cued) that say nothing of their realm take the one
     their section's or their file's lines agree on (see scope_realms)."""
     sections = _sections(store, path) if path is not None else {}
-    realms = scope_realms([(sections.get(i), r, cued) for i, _, r, cued in lines], path)
+    realms = scope_realms([(sections.get(i), t, r, cued) for i, t, r, cued in lines], path)
     store.entries.amend_new(
         [
             {"id": i, "realm": realm, **supersede.fact_fields(text, realm)}

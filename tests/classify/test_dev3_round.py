@@ -63,6 +63,7 @@ def test_a_section_whose_lines_agree_lends_its_realm_when_the_file_does_not() ->
         ("MEMORY > Novel 2 > Canon", "fictional", True),
         ("MEMORY > Novel 2 > Canon", "real", False),
     ]
+    lines = [(section, "…", realm, cued) for section, realm, cued in lines]
     assert scope_realms(lines, path) == [
         None, None, None,  # a mixed section lends nothing (nor does the file above it)
         None, None, "work",
@@ -70,9 +71,44 @@ def test_a_section_whose_lines_agree_lends_its_realm_when_the_file_does_not() ->
         None, None, "fictional",
     ]  # fmt: skip
     # A file whose lines agree speaks for all of them, as before.
-    agree = [("A", "work", True)] * 5 + [("B", "real", True)] * 2 + [("B", "real", False)]
+    agree = [("A", "…", "work", True)] * 5 + [("B", "…", "real", True)] * 2
+    agree += [("B", "…", "real", False)]
     assert scope_realms(agree, path)[-1] == "work"
     # A global instructions file settles nothing, a project file's real lines do not count.
     assert scope_realms(lines, "/home/a/.codex/AGENTS.md") == [None] * len(lines)
-    project = [("R", "real", True), ("R", "real", True), ("R", "unknown", False)]
+    project = [("R", "…", "real", True)] * 2 + [("R", "…", "unknown", False)]
     assert scope_realms(project, "/home/a/code/x/CLAUDE.md") == [None, None, None]
+
+
+@pytest.mark.parametrize(
+    "owner",
+    [
+        "quill is my own side project, nothing to do with my job",
+        "This repo is a personal project of mine (GPL, on Codeberg)",
+        "这是我自己的开源项目，和公司无关",
+        "个人业余项目，代码放在自己的 Gitea 上",
+    ],
+)
+def test_a_project_file_that_says_the_project_is_the_users_own_is_real(owner: str) -> None:
+    # Guideline 19: coding-project rules are unknown unless the text says whose project it is;
+    # the user's own project is their own life (TAXONOMY.md, Realm: personal projects are real).
+    path = "/home/a/code/quill/CLAUDE.md"
+    rules = ["Run the formatter before each commit", "Keep the public API small"]
+    lines = [("CLAUDE", owner, *_said(owner, path))] + [
+        ("CLAUDE > Rules", r, "unknown", False) for r in rules
+    ]
+    assert scope_realms(lines, path)[1:] == ["real", "real"]
+    # Without that line the rules stay unknown.
+    assert scope_realms(lines[1:], path) == [None, None]
+
+
+def _said(text: str, path: str) -> tuple[str, bool]:
+    c = classify(text, path=path, section="CLAUDE")
+    return c.realm, c.realm_cued
+
+
+def test_my_project_alone_says_not_whose_it_is() -> None:
+    from memctl.classify.rules import text_roles
+
+    for text in ("My project uses uv", "我的项目经理是老王", "It does not work on Windows"):
+        assert "own project" not in text_roles(text), text
