@@ -33,6 +33,10 @@ class Cue:
     words: frozenset[str]
     patterns: tuple[Gated, ...]
     effects: tuple[tuple[str, float], ...]  # ("layer.boundary", 3.5), ("importance", 0.1)
+    # What the line is about (a tool, a workflow word), not what kind of statement it is: under
+    # a heading that says its lines happened, its layer weights count less (thresholds.
+    # topic_under_log).
+    topic: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,8 @@ def _cue(raw: dict[str, Any]) -> Cue:
     patterns = tuple(gated(p) for p in raw.get("patterns", []))
     words = frozenset(segment.fold(w) for w in raw.get("words", []))
     role = raw.get("role")
-    return Cue(str(raw["name"]), on, role, words, patterns, _effects(raw))
+    topic = bool(raw.get("topic", False))
+    return Cue(str(raw["name"]), on, role, words, patterns, _effects(raw), topic)
 
 
 @cache
@@ -184,11 +189,28 @@ def _named_section(section: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _nearest_hits(section: str) -> frozenset[int]:
-    """Section cues with a layer weight that fire on the nearest heading (a trailing date-only
-    heading left out)."""
-    cues = lexicon().cues
+    """Section cues that name a layer (give one at least heading_names_layer_min) and fire on
+    the nearest heading (a trailing date-only heading left out)."""
+    lex = lexicon()
+    least = lex.thresholds["heading_names_layer_min"]
     near = _field_hits("section", _named_section(section).rsplit(" > ", 1)[-1])
-    return frozenset(i for i in near if any(k.startswith("layer.") for k, _ in cues[i].effects))
+    return frozenset(i for i in near if max(_layer_weights(lex.cues[i])) >= least)
+
+
+@lru_cache(maxsize=256)
+def _names_events(nearest: frozenset[int]) -> bool:
+    """Whether the nearest heading's cues name episodic above any other layer."""
+    totals: dict[str, float] = {}
+    for i in nearest:
+        for key, weight in lexicon().cues[i].effects:
+            if key.startswith("layer."):
+                totals[key] = totals.get(key, 0.0) + weight
+    return bool(totals) and max(totals, key=lambda k: totals[k]) == "layer.episodic"
+
+
+def _layer_weights(cue: Cue) -> list[float]:
+    """The layer weights a cue gives ([0.0] when it gives none)."""
+    return [w for k, w in cue.effects if k.startswith("layer.")] or [0.0]
 
 
 def file_roles(path: str) -> frozenset[str]:
@@ -233,9 +255,14 @@ def score(
         # ("About Me > Deploy steps"); when it names none ("User Preferences > 编程语言"), the
         # heading above speaks for it.
         far = bool(nearest) and cue.on == "section" and i not in nearest
+        factor = t["ancestor_heading_factor"] if far else 1.0
+        # Under a heading that says its lines happened ("重要日期", "Incidents"), what a line is
+        # about (部署, a tool) names what happened, not a rule.
+        if cue.topic and _names_events(nearest):
+            factor = t["topic_under_log"]
         for key, weight in cue.effects:
-            if far and key.startswith("layer."):
-                weight *= t["ancestor_heading_factor"]
+            if key.startswith("layer."):
+                weight *= factor
             totals[key] = totals.get(key, 0.0) + weight
             if key.startswith("realm.") and cue.on != "path":
                 own[key] = own.get(key, 0.0) + weight

@@ -258,3 +258,37 @@ def test_the_nearest_heading_that_names_a_layer_decides() -> None:
         "VS Code with the Vim plugin", path=MEMORY, section="M > User Preferences > 编辑器"
     )
     assert editor.layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text", ["解释概念时请通俗一点，少用术语", "Keep explanations short and skip the history"]
+)
+def test_the_answer_style_is_the_users_taste_also_in_a_claude_md(text: str) -> None:
+    # Guideline 15: answer-style preferences are profile, also in a CLAUDE.md.
+    assert classify(text, path="code/app/CLAUDE.md", section="CLAUDE.md > 规范").layer == "profile"
+
+
+def test_a_date_in_the_nearest_heading_names_no_layer() -> None:
+    # "编辑器 (2026-02-19)" under "User Preferences": the preferences heading speaks in full.
+    section = "MEMORY > User Preferences > 编辑器 (2026-02-19)"
+    text = "VS Code + Vim 插件，字体 JetBrains Mono，dotfiles 用 git 管"
+    assert classify(text, path=MEMORY, section=section).layer == "profile"
+
+
+@pytest.mark.parametrize("text", ["乳糖不耐受", "有过敏性鼻炎，春天要备药"])
+def test_a_standing_condition_stays_private(text: str) -> None:
+    # The layer cue's words must not hide the health cue's words from it (jieba tokens).
+    assert classify(text, path=MEMORY).audience == "private"
+
+
+def test_under_a_log_heading_what_a_line_is_about_names_what_happened() -> None:
+    # TAXONOMY.md, episodic: under "重要日期" a row names what was done that day, though its
+    # words are a workflow's and a tool's.
+    text = "Webhook 服务部署到 VPS + nginx 反代"
+    assert classify(text, path=MEMORY, section="MEMORY > 重要日期").layer == "episodic"
+    # …while technical content under a profile heading is setup (guideline 14).
+    setup = classify("Deploy script at ~/bin/deploy.sh", path=MEMORY, section="M > Preferences")
+    assert setup.layer == "procedural"
+    # …and a line's own form still speaks under the log heading.
+    rule = classify("以后部署前先跑 `make test`", path=MEMORY, section="MEMORY > 重要日期")
+    assert rule.layer == "procedural"

@@ -19,6 +19,9 @@ def test_a_heading_about_the_persons_own_life_makes_its_lines_real() -> None:
     assert c.realm == "work"
     rule = classify("Run the linter first", section="CLAUDE > Rules", path=GLOBAL)
     assert rule.realm_cued is False
+    for section in ("MEMORY > Personal brand", "CLAUDE > Health checks", "运维 > 健康检查"):
+        c = classify("Ping /healthz every minute", section=section)
+        assert (c.realm, c.realm_cued) != ("real", True), section
 
 
 def test_a_global_instructions_file_spreads_no_realm_to_its_coding_rules() -> None:
@@ -156,3 +159,45 @@ def test_work_words_are_covered_in_both_languages() -> None:
         assert classify(line).realm == "work", line
     # Not a unit of measure, nor one's own shopping.
     assert classify("单位：毫升").realm != "work"
+
+
+def test_private_topics_are_covered_in_both_languages() -> None:
+    # TAXONOMY.md, Audience: health, money, relationships and identity numbers are private;
+    # each language has the words the other one has.
+    for line in (
+        "周四上午去医院复诊，挂号已约好",  # health
+        "Migraines most Mondays; keep the screen dim",
+        "Monthly budget for groceries is tight this term",  # money
+        "养老金下个月开始发",
+        "Pension pot is with Aviva",
+        "下周六去相亲，别在群里提",  # relationships
+        "Got married in 2019 in Porto",
+        "Driving licence number is in the blue folder",  # identity numbers
+        "驾照号码抄在备忘录里",
+    ):
+        assert classify(line).audience == "private", line
+    # A hospital as a workplace, a load balancer, an engaged audience are not.
+    assert classify("The hospital wifi blocks Telegram on the wards").audience == "public"
+    assert classify("Put the load balancer in front of both nodes").audience == "public"
+
+
+def test_a_taste_is_the_persons_own_in_a_business_file() -> None:
+    # Guideline 18: in a workspace that runs a business, the person's style is real; a taste
+    # says so itself, so the file's work realm does not reach it.
+    c = classify("偏好 | 只看结论，不要铺垫", path="/w/MEMORY.md", section="MEMORY > 店铺资料")
+    assert (c.realm, c.realm_cued) == ("real", True)
+
+
+def test_how_to_speak_to_the_person_is_their_relationship_with_the_assistant() -> None:
+    # TAXONOMY.md, Realm: the assistant's persona and the relationship are real too, also in
+    # a shop's daily note.
+    daily = "/w/memory/2026-03-02.md"
+    lines = ["他说说话随意点，别太正式", "跟她说话别用敬语", "Talk to her like a friend"]
+    for line in lines:
+        c = classify(line, path=daily)
+        assert (c.realm, c.realm_cued) == ("real", True), line
+
+
+def test_ones_client_or_boss_is_not_made_ones_own_life() -> None:
+    assert classify("我的客户周五要看报价单").realm == "work"
+    assert classify("My manager wants the deck by Friday").realm == "work"
