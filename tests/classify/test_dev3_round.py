@@ -23,10 +23,13 @@ MEMORY = "workspace/MEMORY.md"
         "After a page, write the handover note before going back to sleep",
         "Postmortem drafts live in the ops wiki under /incidents",
         "值班手机每周一早上交接，交接前清空未确认告警",
+        "On-call rule: acknowledge a P1 page within five minutes",
+        "Post-mortem drafts are due two working days after the incident",
         # A researcher's contract and lab, a writer's publisher and manuscript.
         "Postdoc contract ends in March; the fellowship application is due in May",
         "博士后合同到 2028 年，基金申请 9 月截止",
         "The publisher wants the manuscript as a single .docx",
+        "Advance for book 2 arrives in two parts",
         "交稿前先把字数统计发给出版社的责编",
     ],
 )
@@ -112,3 +115,21 @@ def test_my_project_alone_says_not_whose_it_is() -> None:
 
     for text in ("My project uses uv", "我的项目经理是老王", "It does not work on Windows"):
         assert "own project" not in text_roles(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Scene: the two detectives meet at the ferry terminal at night",
+        "New canon: the captain has been blind in one eye since the war",
+        "新设定：女主从小怕水",
+    ],
+)
+def test_a_scene_or_the_storys_canon_is_fiction(text: str) -> None:
+    # TAXONOMY.md, Realm: "fictional — role-play, story and game content"; tests/quality README,
+    # third set: the story bible (canon, world facts) is fictional.
+    assert classify(text, path=MEMORY, section="Notes").realm == "fictional", text
+
+
+def test_a_camera_or_a_printer_is_no_canon() -> None:
+    assert classify("Canon printer in the study is the default", path=MEMORY).realm != "fictional"
