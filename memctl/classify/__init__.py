@@ -141,21 +141,30 @@ def scope_realms(
     if "project" in roles and any(OWN_PROJECT in rules.text_roles(text) for _, text, _, _ in lines):
         return [None if cued else "real" for _, _, _, cued in lines]
     file = file_realm(((realm, cued) for _, _, realm, cued in lines), path)
-    said: dict[str, Counter[str]] = {}
+    said: dict[str, Counter[str]] = {}  # a section's own lines
+    below: dict[str, Counter[str]] = {}  # a section's and its subsections' lines
     for section, _, realm, cued in lines:
         if section and cued and realm != "unknown" and not ("project" in roles and realm == "real"):
             said.setdefault(section, Counter())[realm] += 1
+            heads = section.split(" > ")
+            for n in range(1, len(heads) + 1):
+                below.setdefault(" > ".join(heads[:n]), Counter())[realm] += 1
 
     def settled(section: str) -> str | None:
         heads = section.split(" > ")
+        own = True
         while heads:
-            if votes := said.get(" > ".join(heads)):
+            # A heading above with lines of its own speaks by them; one with none (a day's
+            # title over its sections) by the lines of its subsections.
+            key = " > ".join(heads)
+            if votes := said.get(key) or (None if own else below.get(key)):
                 realm, count = votes.most_common(1)[0]
                 total = sum(votes.values())
                 enough = total >= t["section_realm_min_lines"]
                 if enough and count / total >= t["section_realm_min_share"]:
                     return realm
             heads.pop()
+            own = False
         return file
 
     known: dict[str, str | None] = {}

@@ -133,3 +133,15 @@ def test_a_scene_or_the_storys_canon_is_fiction(text: str) -> None:
 
 def test_a_camera_or_a_printer_is_no_canon() -> None:
     assert classify("Canon printer in the study is the default", path=MEMORY).realm != "fictional"
+
+
+def test_a_heading_without_lines_of_its_own_speaks_by_its_subsections() -> None:
+    # A day's title over its sections: "Alerts" says nothing, the day's other sections do.
+    day = "2027-03-02 on call"
+    lines = [
+        (f"{day} > Notes", "…", "work", True),
+        (f"{day} > Notes", "…", "work", True),
+        (f"{day} > Notes", "…", "real", False),
+        (f"{day} > Alerts", "…", "real", False),
+    ]
+    assert scope_realms(lines, "workspace/memory/2027-03-02.md") == [None, None, "work", "work"]
