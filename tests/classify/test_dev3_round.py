@@ -145,3 +145,50 @@ def test_a_heading_without_lines_of_its_own_speaks_by_its_subsections() -> None:
         (f"{day} > Alerts", "…", "real", False),
     ]
     assert scope_realms(lines, "workspace/memory/2027-03-02.md") == [None, None, "work", "work"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Family routines: a child's school, care and classes (README third set: private).
+        "接送：朵朵 8:00 到校，周五 15:30 放学",
+        "托育费每月 5 号交，2,800",
+        "家长会下周四晚上七点，在二楼教室",
+        "大宝周六上午钢琴课，二宝跟着去",
+        "School run: Mondays and Thursdays, pickup at 15:10",
+        "Daycare closes at 18:00 on Fridays",
+        # Health: a hospital visit, a fever, a vaccine (TAXONOMY.md, Audience).
+        "周四下午去医院复查胃镜结果",
+        "Was in hospital for two nights after the fall",
+        "上周发烧 39 度，在家休息了三天",
+        "Flu vaccine booked for the 14th at the GP",
+        # A business's money: GMV, sales, revenue (README third set: a business's money).
+        "上个月 GMV 6.3万，退货率 4%",
+        "三家店合计约 12.5万",
+        "Q3 revenue came in at 48k, ahead of plan",
+    ],
+)
+def test_family_routines_health_and_a_business_money_are_private(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").audience == "private", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Only what the package root exports is public; the rest is private and can change",
+        "Private methods get a leading underscore",
+        "Set the margin to 8px on cards",
+        "流水线每晚跑一次",
+        "The hospital wifi blocks the chat app; send from mobile data",
+        "日报里营业额只写整数",
+    ],
+)
+def test_code_visibility_a_workplace_and_a_report_field_are_no_private_matter(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Rules").audience == "public", text
+
+
+def test_a_heading_of_legal_matters_makes_its_rows_private() -> None:
+    # README third set: a line naming a client with a fact about their matter is private.
+    row = "2027-0031 | Harbour Tiles Ltd | lease dispute | hearing 2027-04-02"
+    assert classify(row, path=MEMORY, section="MEMORY > Open matters").audience == "private"
+    assert classify(row, path=MEMORY, section="MEMORY > Releases").audience == "public"
