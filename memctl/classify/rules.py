@@ -1,8 +1,10 @@
 """Rule scoring: compiles memctl/data/classify.toml once and scores an entry against it.
 
 Every cue is tested once; a firing cue adds its weights once. The winning layer, realm and
-audience are the highest totals; how clearly the layer won is the confidence. Lexicon changes
-belong in the TOML, not here.
+audience are the highest totals; how clearly the layer won is the confidence. Headings are a
+section-level prior: when the nearest one names a layer, the headings above it weigh less, and
+under one that names a log, what a line is about (its topic cues) weighs less than what kind of
+statement it is. Lexicon changes belong in the TOML, not here.
 """
 
 from __future__ import annotations
@@ -249,6 +251,7 @@ def score(
     totals = dict(lex.priors)
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
     nearest = _nearest_hits(section) if section else frozenset()
+    under_log = _names_events(nearest)
     for i in _fired(text, path, section, category, text_grams):
         cue = lex.cues[i]
         # When the nearest heading names a layer, a heading above it names one less surely
@@ -258,7 +261,7 @@ def score(
         factor = t["ancestor_heading_factor"] if far else 1.0
         # Under a heading that says its lines happened ("重要日期", "Incidents"), what a line is
         # about (部署, a tool) names what happened, not a rule.
-        if cue.topic and _names_events(nearest):
+        if cue.topic and under_log:
             factor = t["topic_under_log"]
         for key, weight in cue.effects:
             if key.startswith("layer."):

@@ -292,3 +292,43 @@ def test_under_a_log_heading_what_a_line_is_about_names_what_happened() -> None:
     # …and a line's own form still speaks under the log heading.
     rule = classify("以后部署前先跑 `make test`", path=MEMORY, section="MEMORY > 重要日期")
     assert rule.layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "学到了：钉钉 webhook 的签名要用毫秒时间戳",
+        "Tried the official API first — it rate-limits hard, use gallery-dl",
+        "换了推送时间，以后早上 8 点和晚上 8 点各推一次",
+    ],
+)
+def test_a_lesson_or_a_decision_told_in_the_past_is_standing_know_how(text: str) -> None:
+    # TAXONOMY.md, procedural: lessons and dated decisions whose content is a standing rule.
+    c = classify(text, path="memory/2026-05-04.md", section="2026-05-04")
+    assert c.layer == "procedural"
+
+
+def test_the_users_mail_server_is_no_account() -> None:
+    assert "the user's own account" not in explain("用户的邮箱服务器是 smtp.example.cn，端口 465")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Grafana hosted at 10.0.0.2:3000",
+        "Office located at 5 Rue Oberkampf",
+        "2 seats left on the plan",
+    ],
+)
+def test_a_state_or_what_is_left_is_no_past_event(text: str) -> None:
+    fired = explain(text, path=MEMORY)
+    assert "done on a date" not in fired and "past event words" not in fired
+
+
+def test_a_to_do_list_as_a_thing_is_no_to_do_marker() -> None:
+    assert "to-do marker" not in explain("每周日晚上帮用户列下周的待办清单", path=MEMORY)
+    assert "to-do marker" in explain("待办：续签租房合同", path=MEMORY)
+
+
+def test_a_le_opening_needs_its_subject_dropped() -> None:
+    assert "了 opening" not in explain("用户换了工作，现在在做运维", path=MEMORY)
