@@ -192,3 +192,46 @@ def test_a_heading_of_legal_matters_makes_its_rows_private() -> None:
     row = "2027-0031 | Harbour Tiles Ltd | lease dispute | hearing 2027-04-02"
     assert classify(row, path=MEMORY, section="MEMORY > Open matters").audience == "private"
     assert classify(row, path=MEMORY, section="MEMORY > Releases").audience == "public"
+
+
+def test_a_heading_naming_the_users_devices_makes_its_rows_profile() -> None:
+    # Guideline 14: the user's devices, OS and home network are profile.
+    row = "Study | Hue motion sensor | binary_sensor.study_motion | AAA batteries"
+    assert classify(row, path=MEMORY, section="MEMORY > Devices").layer == "profile"
+
+
+def test_a_story_bible_heading_makes_its_world_facts_procedural() -> None:
+    # README third set: the story bible (canon, world facts) is procedural/fictional.
+    line = "The harbour master's daughter is the one who keeps the ledger"
+    c = classify(line, path=MEMORY, section="MEMORY > Novel > Story bible")
+    assert (c.layer, c.realm) == ("procedural", "fictional")
+
+
+def test_a_heading_with_a_sessions_time_span_makes_its_lines_events() -> None:
+    # README third set: role-play session logs are episodic; the heading gives the session.
+    line = "The detectives search the boathouse and find a wet coat"
+    section = "2027-01-09 > #story, 21:00–22:30"
+    assert classify(line, path=MEMORY, section=section).layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Reply in the language the message was written in", "跟我说英文，笔记里的中文照中文回"],
+)
+def test_the_reply_language_is_a_taste_of_the_user(text: str) -> None:
+    # Guideline 15: the user's language and answer-style preferences are profile.
+    assert classify(text, path=MEMORY, section="Notes").layer == "profile", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "快递改成满 199 包邮（之前是满 249）",
+        "2027-02-01 群发上限调到 500（原来是 300）",
+        "Backup retention now 30 days (was 14)",
+    ],
+)
+def test_a_changed_standing_value_keeps_its_layer(text: str) -> None:
+    # README third set: a dated change of a standing value keeps the layer of the fact it
+    # changes; most such values (limits, prices, settings) are procedural.
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural", text
