@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import classify, scope_realms
+from memctl.classify import classify, kin, scope_realms
 
 MEMORY = "workspace/MEMORY.md"
 
@@ -235,3 +235,25 @@ def test_a_changed_standing_value_keeps_its_layer(text: str) -> None:
     # README third set: a dated change of a standing value keeps the layer of the fact it
     # changes; most such values (limits, prices, settings) are procedural.
     assert classify(text, path=MEMORY, section="Notes").layer == "procedural", text
+
+
+def test_an_exhibit_number_is_no_ex_partner() -> None:
+    # "Ex. 1", "Ex. B" abbreviate an exhibit; "my ex" and an ex-husband stay family.
+    c = classify("Exhibits: ours are Ex. 1, 2…, theirs Ex. A, B…", path=MEMORY, section="Notes")
+    assert c.audience == "public"
+    assert classify("My ex still has the spare key", path=MEMORY).audience == "private"
+    assert classify("Her ex-husband moved to Leeds", path=MEMORY).audience == "private"
+
+
+def test_a_firms_partner_is_no_relative() -> None:
+    # kin learns relatives from kinship words; a partner of a law firm or a business is a
+    # job's title (the line's realm is work), not family.
+    lines = ["Her supervising attorney is Ruth Okoye (partner)", "Okoye signs every filing"]
+    assert kin.names(lines) == frozenset()
+    assert kin.names(["Lives with Sam (partner) in Leith"]) == {"Sam"}
+
+
+def test_the_child_picked_up_is_family() -> None:
+    # README third set: family routines are private, the family members too; a child is
+    # named after 接送 (the school pickup) as after a kinship word.
+    assert "朵朵" in kin.names(["接送：朵朵 8:00 到校，16:00 放学"])
