@@ -257,3 +257,41 @@ def test_the_child_picked_up_is_family() -> None:
     # README third set: family routines are private, the family members too; a child is
     # named after 接送 (the school pickup) as after a kinship word.
     assert "朵朵" in kin.names(["接送：朵朵 8:00 到校，16:00 放学"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "04:10 inc-20270301-dns：主库切到备库，影响：登录失败约 6 分钟",
+        "05:00 故障恢复，告警解除",
+        "小王周五请假，值班换人",
+        "今天共 12 条告警，2 条误报",
+        "02:10 paged for disk pressure, failed over to the replica",
+    ],
+)
+def test_an_incident_its_course_a_leave_and_a_days_count_are_events(text: str) -> None:
+    # TAXONOMY.md, episodic: an incident, something that happened once, a status snapshot.
+    assert classify(text, path="workspace/memory/2027-03-01.md", section="Notes").layer == (
+        "episodic"
+    ), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "On-call rule (standing): page the secondary after 10 minutes",
+        "新规矩：周五下午不上线",
+        "记住：切换后先清缓存",
+    ],
+)
+def test_a_rule_named_as_such_is_standing(text: str) -> None:
+    # Guideline 13: dated lines that state a standing rule or a lesson are procedural, also
+    # under a day's heading.
+    c = classify(text, path="workspace/memory/2027-03-01.md", section="2027-03-01 > 今日")
+    assert c.layer == "procedural", text
+
+
+def test_an_alerts_heading_makes_its_rows_events() -> None:
+    row = "03:12 | `DiskFull` db-2 | P2 | cleaned the WAL, ok"
+    c = classify(row, path="workspace/memory/2027-03-01.md", section="2027-03-01 > Alerts")
+    assert c.layer == "episodic"
