@@ -295,3 +295,21 @@ def test_an_alerts_heading_makes_its_rows_events() -> None:
     row = "03:12 | `DiskFull` db-2 | P2 | cleaned the WAL, ok"
     c = classify(row, path="workspace/memory/2027-03-01.md", section="2027-03-01 > Alerts")
     assert c.layer == "episodic"
+
+
+def test_canon_set_in_a_session_is_standing() -> None:
+    # README third set: the story bible (canon) is procedural, though a session set it.
+    line = "New canon from tonight: the ferryman cannot swim"
+    c = classify(
+        line, path="workspace/memory/2027-01-09.md", section="2027-01-09 > #story, 21:00–22:30"
+    )
+    assert (c.layer, c.realm) == ("procedural", "fictional")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Don't add dependencies; write it yourself or ask", "不要引入新的依赖，标准库能做就用标准库"],
+)
+def test_a_rule_about_the_projects_dependencies_is_a_coding_rule(text: str) -> None:
+    # Guideline 15: project coding rules are procedural; as "coding rule" (never import…).
+    assert classify(text, path="/home/a/code/x/CLAUDE.md", section="Rules").layer == "procedural"
