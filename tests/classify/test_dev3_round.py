@@ -313,3 +313,16 @@ def test_canon_set_in_a_session_is_standing() -> None:
 def test_a_rule_about_the_projects_dependencies_is_a_coding_rule(text: str) -> None:
     # Guideline 15: project coding rules are procedural; as "coding rule" (never import…).
     assert classify(text, path="/home/a/code/x/CLAUDE.md", section="Rules").layer == "procedural"
+
+
+def test_a_word_count_as_it_stands_is_a_status() -> None:
+    # TAXONOMY.md, episodic: a status snapshot that will go stale.
+    line = "Word count now 62,400 of the 90k target"
+    assert (
+        classify(line, path="workspace/memory/2027-01-09.md", section="Morning").layer == "episodic"
+    )
+
+
+def test_the_childs_school_notices_and_homework_are_family() -> None:
+    line = "学校通知都在班级 App 里，家庭作业每天 19:00 前发"
+    assert classify(line, path=MEMORY, section="Notes").audience == "private"
