@@ -326,3 +326,18 @@ def test_a_word_count_as_it_stands_is_a_status() -> None:
 def test_the_childs_school_notices_and_homework_are_family() -> None:
     line = "学校通知都在班级 App 里，家庭作业每天 19:00 前发"
     assert classify(line, path=MEMORY, section="Notes").audience == "private"
+
+
+@pytest.mark.parametrize("text", ["房子下周交接，钥匙放物业", "作文字数 800 以内"])
+def test_a_handover_or_a_word_count_alone_is_no_job(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").realm != "work", text
+
+
+def test_switching_an_input_method_is_no_failover() -> None:
+    assert classify("打字时切到英文输入法", path=MEMORY, section="Notes").layer != "episodic"
+
+
+def test_a_heading_that_only_says_what_matters_holds_no_legal_matters() -> None:
+    c = classify("Sleep before midnight", path=MEMORY, section="MEMORY > What matters to me")
+    assert (c.realm, c.audience) != ("work", "private")
+    assert c.audience == "public"
