@@ -198,6 +198,8 @@ def test_a_heading_naming_the_users_devices_makes_its_rows_profile() -> None:
     # Guideline 14: the user's devices, OS and home network are profile.
     row = "Study | Hue motion sensor | binary_sensor.study_motion | AAA batteries"
     assert classify(row, path=MEMORY, section="MEMORY > Devices").layer == "profile"
+    line = "Zigbee coordinator: a ConBee III on the living-room shelf, channel 25"
+    assert classify(line, path=MEMORY, section="MEMORY > Home setup").layer == "profile"
 
 
 def test_a_story_bible_heading_makes_its_world_facts_procedural() -> None:
