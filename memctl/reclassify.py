@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from memctl import changes, supersede
-from memctl.classify import Classification, classify, file_realm, kin
+from memctl.classify import classify, kin, scope_realms
 from memctl.ingest import frontmatter
 from memctl.store import UserStore
 from memctl.store.fields import FACT_FIELDS, RECLASSIFY_KEEPS, classified_row
@@ -44,14 +44,21 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
             relatives=relatives[first["path"] if first else None],
         )  # fmt: skip
         classified.append((entry, first, c))
-    # As at import, a line that says nothing of its realm takes the one its file agrees on.
-    by_file: dict[str | None, list[Classification]] = {}
-    for _, first, c in classified:
-        by_file.setdefault(first["path"] if first else None, []).append(c)
-    realms = {p: file_realm(((c.realm, c.realm_cued) for c in cs), p) for p, cs in by_file.items()}
-    for entry, first, c in classified:
+    # As at import, a line that says nothing of its realm takes the one its file or its
+    # section agrees on (scope_realms).
+    by_file: dict[str | None, list[int]] = {}
+    for n, (_, first, _) in enumerate(classified):
+        by_file.setdefault(first["path"] if first else None, []).append(n)
+    settled: dict[int, str | None] = {}
+    for p, ns in by_file.items():
+        scoped = [(classified[n][0]["content"], classified[n][1], classified[n][2]) for n in ns]
+        found = scope_realms(
+            [(s["section"] if s else None, text, c.realm, c.realm_cued) for text, s, c in scoped], p
+        )
+        settled.update(zip(ns, found, strict=True))
+    for n, (entry, first, c) in enumerate(classified):
         path = first["path"] if first else None
-        realm = realms[path] if not c.realm_cued and realms[path] else c.realm
+        realm = settled[n] or c.realm
         # What the record or its file said it is bounds the layer, as at import (the hint
         # kept with the source; read from the file again for sources stored before it was).
         hint = first and (first["layer_hint"] or (path and frontmatter.file_hint(path)))

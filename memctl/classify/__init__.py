@@ -11,7 +11,7 @@ thresholds, dates), facts.toml, secrets.toml and injection.toml.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,6 +21,8 @@ from memctl.classify.gate import grams
 
 ACTIVE = "active"
 PENDING = "pending_review"
+# The role of a text cue (classify.toml) saying the code base is the user's own project.
+OWN_PROJECT = "own project"
 
 
 @dataclass(frozen=True)
@@ -116,4 +118,65 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
     return realm if count / total >= t["file_realm_min_share"] else None
 
 
-__all__ = ["ACTIVE", "PENDING", "Classification", "classify", "file_realm"]
+def scope_realms(
+    lines: Sequence[tuple[str | None, str, str, bool]], path: str | None = None
+) -> list[str | None]:
+    """The realm each of a file's lines (section, text, realm, realm_cued) takes if it says
+    none itself: its file's (file_realm), else its section's; None where nothing settles it.
+
+    Realm is a property of a scope (TAXONOMY.md, Realm; tests/quality README, third set). When
+    a file's lines do not agree — an author's notes hold her life, her job with a publisher
+    and her story — each section's own lines speak for it: the lines under "Book 3" are the
+    job's, under "Story bible" the story's. They decide when enough of them say a realm and
+    nearly all agree; a section whose lines say none (a table under its own heading) takes its
+    parent heading's. The file's role counts as in file_realm: a project file's real-life
+    lines say nothing of whose its code is, a global one settles nothing — unless one of its
+    lines says the project is the user's own ("my own open-source project", guideline 19):
+    then its rules are the user's own life. Thresholds: section_realm_*.
+    """
+    t = rules.lexicon().thresholds
+    roles = rules.file_roles(path) if path is not None else frozenset()
+    if "global" in roles:
+        return [None] * len(lines)
+    if "project" in roles and any(OWN_PROJECT in rules.text_roles(text) for _, text, _, _ in lines):
+        return [None if cued else "real" for _, _, _, cued in lines]
+    file = file_realm(((realm, cued) for _, _, realm, cued in lines), path)
+    said: dict[str, Counter[str]] = {}  # a section's own lines
+    below: dict[str, Counter[str]] = {}  # a section's and its subsections' lines
+    for section, _, realm, cued in lines:
+        if section and cued and realm != "unknown" and not ("project" in roles and realm == "real"):
+            said.setdefault(section, Counter())[realm] += 1
+            heads = section.split(" > ")
+            for n in range(1, len(heads) + 1):
+                below.setdefault(" > ".join(heads[:n]), Counter())[realm] += 1
+
+    def settled(section: str) -> str | None:
+        heads = section.split(" > ")
+        own = True
+        while heads:
+            # A heading above with lines of its own speaks by them; one with none (a day's
+            # title over its sections) by the lines of its subsections.
+            key = " > ".join(heads)
+            if votes := said.get(key) or (None if own else below.get(key)):
+                realm, count = votes.most_common(1)[0]
+                total = sum(votes.values())
+                enough = total >= t["section_realm_min_lines"]
+                if enough and count / total >= t["section_realm_min_share"]:
+                    return realm
+            heads.pop()
+            own = False
+        return file
+
+    known: dict[str, str | None] = {}
+    found = []
+    for section, _, _, cued in lines:
+        if cued or not section or file is not None:
+            found.append(None if cued else file)
+            continue
+        if section not in known:
+            known[section] = settled(section)
+        found.append(known[section])
+    return found
+
+
+__all__ = ["ACTIVE", "PENDING", "Classification", "classify", "file_realm", "scope_realms"]

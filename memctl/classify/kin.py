@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Any
 
 from memctl import segment
+from memctl.classify import rules
 
 _LATIN = re.compile(r"[A-Za-z]")
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
@@ -88,10 +89,13 @@ def names(texts: Iterable[str]) -> frozenset[str]:
     for text in texts:
         if not k.any_word.search(text.lower()):
             continue
-        for pattern in k.latin:
-            found.update(m.group("name") for m in pattern.finditer(text))
+        named = {m.group("name") for pattern in k.latin for m in pattern.finditer(text)}
         if k.cjk.search(text):
-            found.update(_cjk_names(text, k))
+            named.update(_cjk_names(text, k))
+        # A partner of a law firm or a business is a job's title: a line about the job
+        # (realm work) introduces no relative.
+        if named and rules.score(text, path=None, section=None, category=None).realm != "work":
+            found |= named
         if len(found) > k.most:
             return frozenset()
     return frozenset(found)

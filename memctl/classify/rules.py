@@ -29,7 +29,9 @@ SCALARS = ("importance", "emotion", "hedge")
 class Cue:
     name: str
     on: str
-    role: str | None  # a file role a path cue names ("project"), for memctl.classify.file_realm
+    # A role a path cue gives its file ("project") or a text cue its line ("own project"), for
+    # memctl.classify.file_realm and scope_realms.
+    role: str | None
     words: frozenset[str]
     patterns: tuple[Gated, ...]
     effects: tuple[tuple[str, float], ...]  # ("layer.boundary", 3.5), ("importance", 0.1)
@@ -217,6 +219,14 @@ def file_roles(path: str) -> frozenset[str]:
     """The roles (`role` of a path cue: "project") the file at `path` has."""
     cues = lexicon().cues
     return frozenset(r for i in _field_hits("path", path) if (r := cues[i].role) is not None)
+
+
+def text_roles(text: str) -> frozenset[str]:
+    """The roles (`role` of a text cue: "own project") the line `text` has."""
+    cues = lexicon().cues
+    return frozenset(
+        r for i in _fired(text, None, None, None) if cues[i].on == "text" and (r := cues[i].role)
+    )
 
 
 def explain(

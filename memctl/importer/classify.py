@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from memctl import supersede
-from memctl.classify import classify, file_realm, kin
+from memctl.classify import classify, kin, scope_realms
 from memctl.importer import accept
 from memctl.importer.accept import Accepted
 from memctl.ingest import frontmatter
@@ -55,14 +55,23 @@ def settle_realms(
     store: UserStore, lines: list[tuple[int, str, str, bool]], path: str | None = None
 ) -> None:
     """A file's new lines (id, text, realm, cued) that say nothing of their realm take the one
-    its lines agree on (the file at `path` has its say: see file_realm)."""
-    realm = file_realm(((r, cued) for _, _, r, cued in lines), path)
-    if realm is None:
-        return
+    their section's or their file's lines agree on (see scope_realms)."""
+    sections = _sections(store, path) if path is not None else {}
+    realms = scope_realms([(sections.get(i), t, r, cued) for i, t, r, cued in lines], path)
     store.entries.amend_new(
         [
             {"id": i, "realm": realm, **supersede.fact_fields(text, realm)}
-            for i, text, was, cued in lines
-            if not cued and was != realm
+            for (i, text, was, _), realm in zip(lines, realms, strict=True)
+            if realm is not None and was != realm
         ]
     )
+
+
+def _sections(store: UserStore, path: str) -> dict[int, str | None]:
+    """The heading path of each entry the file's records created (sources are written first)."""
+    rows = store.conn.execute(
+        "SELECT entry_id, section FROM sources"
+        " WHERE user_id = ? AND path = ? AND merge_layer = 'new'",
+        (store.user_id, path),
+    )
+    return dict(rows.fetchall())

@@ -124,3 +124,29 @@ def test_classify_again_agrees_on_relatives_named_alone(tree, import_json, run):
     result = run("classify", "--dry-run", "--json")
     assert result.exit_code == 0, result.output
     assert orjson.loads(result.stdout)["changed"] == 0
+
+
+WRITER = """# Notes
+## Me
+- Lives with her sister in a flat by the canal
+- Her partner Sam works nights
+## Novel 2
+- The publisher wants the manuscript by June
+- Her editor at the publisher reads drafts on Mondays
+- Chapters live in the Drafts folder, one file each
+## Canon
+- In the story the lighthouse keeper is the narrator's father
+- In our story the island has no cars
+- The keeper limps since the storm
+"""
+
+
+def test_a_section_lends_its_realm_where_the_file_mixes_several(tree, import_json, query, run):
+    # An author's notes hold her life, her job and her story (TAXONOMY.md, Realm, by scope).
+    import_json(tree({"MEMORY.md": WRITER}))
+    realm = dict(query("SELECT content, realm FROM entries"))
+    assert realm["Chapters live in the Drafts folder, one file each"] == "work"
+    assert realm["The keeper limps since the storm"] == "fictional"
+    result = run("classify", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changed"] == 0
