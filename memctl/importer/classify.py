@@ -56,7 +56,8 @@ def settle_realms(
 ) -> None:
     """A file's new lines (id, text, realm, cued) that say nothing of their realm take the one
     their section's or their file's lines agree on (see scope_realms)."""
-    sections = _sections(store, path) if path is not None else {}
+    # Sources are written before this runs.
+    sections = store.sources.sections_of_new(path) if path is not None else {}
     realms = scope_realms([(sections.get(i), t, r, cued) for i, t, r, cued in lines], path)
     store.entries.amend_new(
         [
@@ -65,13 +66,3 @@ def settle_realms(
             if realm is not None and was != realm
         ]
     )
-
-
-def _sections(store: UserStore, path: str) -> dict[int, str | None]:
-    """The heading path of each entry the file's records created (sources are written first)."""
-    rows = store.conn.execute(
-        "SELECT entry_id, section FROM sources"
-        " WHERE user_id = ? AND path = ? AND merge_layer = 'new'",
-        (store.user_id, path),
-    )
-    return dict(rows.fetchall())

@@ -60,6 +60,16 @@ class Sources:
         ).fetchone()
         return int(row[0] or 0)
 
+    def sections_of_new(self, path: str) -> dict[int, str | None]:
+        """The heading path of each entry the records of `path` created (not those they merged
+        into an older entry)."""
+        rows = self.conn.execute(
+            "SELECT entry_id, section FROM sources"
+            " WHERE user_id = ? AND path = ? AND merge_layer = 'new'",
+            (self.user_id, path),
+        )
+        return dict(rows.fetchall())
+
     def of_session(self, session: str) -> list[tuple[str | None, str | None, str | None, str]]:
         """(message_id, role, ts, raw_hash) of every source of the transcript session."""
         rows = self.conn.execute(
