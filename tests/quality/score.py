@@ -9,7 +9,7 @@ memctl calls a record-start line a memory when a `sources` row exists at that (p
 source whose entry was merged away counts too, and its entry is followed along `merged_into` to the
 survivor for layer, realm, audience and status.
 
-    python -m tests.quality.score [dev|test|dev2|test2|dev3|test3|dev+dev2] [--json]
+    python -m tests.quality.score [dev|test|dev2|test2|dev3|test3|dev4|test4|dev+dev2] [--json]
                                   [--misses [kind|layer|realm|audience|all]]
 """
 
@@ -28,7 +28,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-HALVES = ("dev", "test", "dev2", "test2", "dev3", "test3")
+HALVES = ("dev", "test", "dev2", "test2", "dev3", "test3", "dev4", "test4")
 # Agent homes written for the gold set (tests/quality/homes/<home>/...), keyed `homes:<path>`.
 HOMES = HERE / "homes"
 FIELDS = ("layer", "realm", "audience")
