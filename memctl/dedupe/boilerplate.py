@@ -51,7 +51,12 @@ class Boilerplate:
         self.min_records = config.boilerplate_min_records
         self.max_similarity = config.boilerplate_max_remainder_similarity
         self.near_similarity = config.boilerplate_near_similarity
-        self._near: dict[tuple[int, int], int] = {}  # (row, boilerplate) -> _carried()
+        self.inside_min_chars = config.boilerplate_inside_min_chars
+        # Cuts of the other side found with a note inside a copy (split_cuts()): the rest of
+        # the boilerplate at the record's end (found on the head side) or start (on the tail).
+        self._other: tuple[dict[int, int], dict[int, int]] = ({}, {})  # (starts, ends)
+        # (row, boilerplate) -> _carried()
+        self._near: dict[tuple[int, int], tuple[int, int]] = {}
         # (row, is a tail) -> boilerplates it was compared with on that side
         self._tries: Counter[tuple[int, bool]] = Counter()
         self._heads = KeyIndex()
@@ -128,6 +133,7 @@ class Boilerplate:
             text = text[::-1] if reverse else text
             texts.setdefault(text[: self.min_chars], []).append((row, text))
         found: dict[int, int] = {}
+        other: dict[int, int] = {}
         n = self.min_chars
         for group in texts.values():
             if len(group) < self.min_records:
@@ -155,12 +161,26 @@ class Boilerplate:
                         inside.add(row)
                         text = _masked(folded(row))
                         group.append((row, text[::-1] if reverse else text))
-            found.update(self._near_carriers(group, cut, shared, reverse))
+            near, split = self._near_carriers(group, cut, shared, reverse)
+            found.update(near)
+            other.update(split)
         # Lengths so far count a run of digits as one character.
         for row, length in found.items():
             text = folded(row)
             found[row] = _unmasked_length(text[::-1] if reverse else text, length)
+        for row, length in other.items():  # counted from the other end
+            text = folded(row)
+            text = text if reverse else text[::-1]
+            self._other[not reverse][row] = _unmasked_length(text, length)
         return found
+
+    def split_cuts(self) -> tuple[dict[int, int], dict[int, int]]:
+        """(row -> prefix length, row -> suffix length) of the records found since the last
+        call to carry a boilerplate around a note of their own (on the side of the group that
+        did not find them: prefixes() gives the start of such a copy, and this its end)."""
+        starts, ends = self._other
+        self._other = ({}, {})
+        return starts, ends
 
     def _near_carriers(
         self,
@@ -168,10 +188,12 @@ class Boilerplate:
         cut: dict[int, int],
         shared: Counter[str],
         reverse: bool,
-    ) -> dict[int, int]:
+    ) -> tuple[dict[int, int], dict[int, int]]:
         """Members whose copy of a found boilerplate (`shared`: how many carry each exactly)
-        differs from it a little (a typo, a changed word): where their copy ends."""
+        differs from it a little (a typo, a changed word): where their copy ends; and of those
+        whose note is inside their copy, the length of the copy's second part."""
         found: dict[int, int] = {}
+        other: dict[int, int] = {}
         candidates = [(b, hash(b)) for b, _ in shared.most_common(_NEAR_CANDIDATES)]
         for row, text in group:
             if row in cut:
@@ -191,22 +213,50 @@ class Boilerplate:
                         break
                     self._tries[row, reverse] += 1
                     end = self._near[key] = self._carried(boilerplate, text)
-                if end > 0:
-                    found[row] = end
+                if end[0] > 0:
+                    found[row] = end[0]
+                    if end[1]:  # the rest of the boilerplate, after the record's note
+                        other[row] = end[1]
                     break
-        return found
+        return found, other
 
-    def _carried(self, boilerplate: str, text: str) -> int:
-        """Where `text`'s copy of `boilerplate` ends, if it starts with one at least
-        `near_similarity` alike (matched characters / boilerplate length); else 0."""
+    def _carried(self, boilerplate: str, text: str) -> tuple[int, int]:
+        """(where `text`'s copy of `boilerplate` ends, 0), if it starts with one at least
+        `near_similarity` alike (matched characters / boilerplate length); (where the copy's
+        first part ends, the length of its second part at the end of `text`) when the copy
+        is that alike but skips `inside_min_chars` or more of the text: the record's note,
+        inside the boilerplate; else (0, 0)."""
         n = len(boilerplate)
-        head = text[: n + max(8, n // 10)]
-        blocks = _matching_blocks(boilerplate, head)
+        slack = max(8, n // 10)
+        blocks = _matching_blocks(boilerplate, text[: n + slack])
         if sum(size for _, _, size in blocks) < self.near_similarity * n:
-            return 0
+            return self._split(boilerplate, text)
+        if _widest_gap(blocks)[0] >= self.inside_min_chars:
+            return self._split(boilerplate, text)
         a, b, size = blocks[-1]
         end = b + size + (n - a - size)  # an unmatched end counts as copied
-        return end if end < len(text) else 0  # nothing after it: not a note behind boilerplate
+        # nothing after it: not a note behind boilerplate
+        return (end, 0) if end < len(text) else (0, 0)
+
+    def _split(self, boilerplate: str, text: str) -> tuple[int, int]:
+        """(end of the copy's first part, length of its second part) when `text` is a copy
+        of `boilerplate` (at least `near_similarity` of its characters, in order) with a run
+        of at least `inside_min_chars` of its own inside, the copy starting `text` and ending
+        it (else the second part is 0: the note goes on after the copy); else (0, 0)."""
+        n = len(boilerplate)
+        if len(text) < n * self.near_similarity + self.inside_min_chars:
+            return 0, 0
+        blocks = _matching_blocks(boilerplate, text)
+        if not blocks or sum(s for _, _, s in blocks) < self.near_similarity * n:
+            return 0, 0
+        width, before, after = _widest_gap(blocks)
+        if width < self.inside_min_chars or blocks[0][1] - blocks[0][0] > max(8, n // 10):
+            return 0, 0  # no note inside it, or the copy does not start the text
+        a, b, size = blocks[before]
+        first = b + size
+        a, b, size = blocks[-1]
+        end = b + size + (n - a - size)
+        return first, (len(text) - blocks[after][1] if end >= len(text) else 0)
 
     def _shared(self, ids: list[int], texts: list[str]) -> dict[int, int]:
         order = sorted(range(len(ids)), key=texts.__getitem__)
@@ -221,10 +271,10 @@ class Boilerplate:
             length = _common_prefix(texts[lo], texts[hi - 1])
             if length < self.min_chars:
                 continue
-            if self._diverse(texts, lo, hi, length):
+            diverse = self._diverse(texts, lo, hi, length)
+            if diverse:
                 for i in range(lo, hi):
                     found[ids[order[i]]] = length
-                continue
 
             # The texts of [lo, hi) are sorted and share `length` characters, so those that
             # go on with one character are a run, found by bisection rather than a walk over
@@ -235,7 +285,15 @@ class Boilerplate:
             start = lo
             while start < hi:
                 end = bisect_right(texts, key(texts[start]), start + 1, hi, key=key)
-                if len(texts[start]) > length:  # texts that end right here are equal
+                # Texts that end right here are equal. Below boilerplate, a run that shares
+                # a longer one of its own (some notes after the whole paragraph, others
+                # inside it, after its first part) is looked at again: its members' cut is
+                # the longer one. Runs of notes that merely start alike are not.
+                if len(texts[start]) > length and (
+                    not diverse
+                    or end - start >= self.min_records
+                    and _common_prefix(texts[start], texts[end - 1]) >= length + self.min_chars
+                ):
                     stack.append((start, end))
                 start = end
         return found
@@ -247,11 +305,19 @@ class Boilerplate:
         step = max(1, n // _PAIRS)
         threshold = self.max_similarity
         below = sum(
-            not _ratio_at_least(texts[lo + i][cut:], texts[lo + (i + n // 2) % n][cut:], threshold)
+            self._differ(texts[lo + i][cut:], texts[lo + (i + n // 2) % n][cut:], threshold)
             for i in range(0, n, step)
         )
         pairs = len(range(0, n, step))
         return below > pairs // 2  # the median ratio is below the threshold
+
+    def _differ(self, a: str, b: str, threshold: float) -> bool:
+        """Are the remainders a and b different notes? When they end alike for at least
+        `min_chars` (the rest of a paragraph both notes sit inside), on what comes before."""
+        common = _common_suffix(a, b)
+        if common >= self.min_chars and min(len(a), len(b)) - common >= self.inside_min_chars:
+            a, b = a[: len(a) - common], b[: len(b) - common]
+        return not _ratio_at_least(a, b, threshold)
 
 
 # Pairs compared per group to judge whether its texts differ after a shared start: each is a
@@ -277,6 +343,23 @@ def _masked(text: str) -> str:
     # A folded text has no punctuation or spaces, so most are all letters: a 0.2 µs check
     # skips the substitution (1.5 µs), which every long record would otherwise pay twice.
     return text if text.isalpha() else _DIGITS.sub(_DIGIT_MARK, text)
+
+
+def _widest_gap(blocks: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+    """(the most characters of b between two matching blocks, the indexes of those blocks);
+    (0, 0, 0) when there are fewer than two. Blocks shorter than _SURE are left out: a
+    note's few characters that happen to occur in the boilerplate do not split it."""
+    best = (0, 0, 0)
+    last = -1
+    for i, (_, b, size) in enumerate(blocks):
+        if size < _SURE:
+            continue
+        if last >= 0:
+            end = blocks[last][1] + blocks[last][2]
+            if b - end > best[0]:
+                best = (b - end, last, i)
+        last = i
+    return best
 
 
 def _unmasked_length(text: str, length: int) -> int:
