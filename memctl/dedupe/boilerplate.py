@@ -55,6 +55,9 @@ class Boilerplate:
         # Cuts of the other side found with a note inside a copy (split_cuts()): the rest of
         # the boilerplate at the record's end (found on the head side) or start (on the tail).
         self._other: tuple[dict[int, int], dict[int, int]] = ({}, {})  # (starts, ends)
+        # Rows whose own group found their boilerplate prefix (suffix).
+        self._framed: tuple[set[int], set[int]] = (set(), set())
+        self._given: tuple[dict[int, int], dict[int, int]] = ({}, {})  # near cuts this round
         # (row, boilerplate) -> _carried()
         self._near: dict[tuple[int, int], tuple[int, int]] = {}
         # (row, is a tail) -> boilerplates it was compared with on that side
@@ -142,8 +145,11 @@ class Boilerplate:
             if not cut:
                 continue
             found.update(cut)
+            framed = self._framed[reverse]
+            framed.update(cut)
             # Members with an edited copy, and records elsewhere whose copy differs in its
-            # first characters but not in the next ones.
+            # first characters but not in the next ones (not those whose own group found
+            # their boilerplate: matched to this one, they took its cut instead).
             # (Shifted by up to _SHIFT: a character put in or left out moves the window.)
             shared = Counter(text[: cut[row]] for row, text in group if row in cut)
             windows = {
@@ -157,13 +163,19 @@ class Boilerplate:
                 _, others = mid.lookup(np.array(probe, dtype=np.uint64))
                 inside = {r for r, _ in group}
                 for row in others.tolist():
-                    if row not in inside and row not in found:
+                    if row not in inside and row not in found and row not in framed:
                         inside.add(row)
                         text = _masked(folded(row))
                         group.append((row, text[::-1] if reverse else text))
             near, split = self._near_carriers(group, cut, shared, reverse)
-            found.update(near)
-            other.update(split)
+            # Matched in several groups (its own and those it shares a window with): the
+            # longest copy found since split_cuts() stands, as the engine takes the last.
+            given = self._given[reverse]
+            for row, length in near.items():
+                if given.get(row, 0) < length:
+                    given[row] = found[row] = length
+                    if row in split:
+                        other[row] = split[row]
         # Lengths so far count a run of digits as one character.
         for row, length in found.items():
             text = folded(row)
@@ -180,6 +192,7 @@ class Boilerplate:
         did not find them: prefixes() gives the start of such a copy, and this its end)."""
         starts, ends = self._other
         self._other = ({}, {})
+        self._given = ({}, {})
         return starts, ends
 
     def _near_carriers(
@@ -194,7 +207,10 @@ class Boilerplate:
         whose note is inside their copy, the length of the copy's second part."""
         found: dict[int, int] = {}
         other: dict[int, int] = {}
-        candidates = [(b, hash(b)) for b, _ in shared.most_common(_NEAR_CANDIDATES)]
+        # The most shared, longest first: a copy of the whole paragraph with an edit carries
+        # its first (last) part too, which notes inside the paragraph share exactly.
+        common = sorted(shared.most_common(_NEAR_CANDIDATES), key=lambda bc: -len(bc[0]))
+        candidates = [(b, hash(b)) for b, _ in common]
         for row, text in group:
             if row in cut:
                 continue
@@ -262,19 +278,26 @@ class Boilerplate:
         order = sorted(range(len(ids)), key=texts.__getitem__)
         texts = [texts[i] for i in order]
         found: dict[int, int] = {}
-        # An explicit stack: a family of near copies can split once per character.
-        stack = [(0, len(texts))]
+
+        def frame(lo: int, hi: int, length: int) -> None:
+            for i in range(lo, hi):
+                found[ids[order[i]]] = length
+
+        # An explicit stack: a family of near copies can split once per character. Each
+        # entry may carry its parent's cut (lo, hi, length), given to the parent's texts if
+        # the entry's own run is not boilerplate.
+        Parent = tuple[int, int, int] | None
+        stack: list[tuple[int, int, Parent]] = [(0, len(texts), None)]
         while stack:
-            lo, hi = stack.pop()
-            if hi - lo < self.min_records:
-                continue
-            length = _common_prefix(texts[lo], texts[hi - 1])
-            if length < self.min_chars:
+            lo, hi, parent = stack.pop()
+            length = _common_prefix(texts[lo], texts[hi - 1]) if hi > lo else 0
+            if hi - lo < self.min_records or length < self.min_chars:
+                if parent is not None:
+                    frame(*parent)
                 continue
             diverse = self._diverse(texts, lo, hi, length)
-            if diverse:
-                for i in range(lo, hi):
-                    found[ids[order[i]]] = length
+            if not diverse and parent is not None:
+                frame(*parent)
 
             # The texts of [lo, hi) are sorted and share `length` characters, so those that
             # go on with one character are a run, found by bisection rather than a walk over
@@ -282,20 +305,40 @@ class Boilerplate:
             def key(t: str, upto: int = length + 1) -> str:
                 return t[:upto]
 
+            runs = []
             start = lo
             while start < hi:
                 end = bisect_right(texts, key(texts[start]), start + 1, hi, key=key)
-                # Texts that end right here are equal. Below boilerplate, a run that shares
-                # a longer one of its own (some notes after the whole paragraph, others
-                # inside it, after its first part) is looked at again: its members' cut is
-                # the longer one. Runs of notes that merely start alike are not.
-                if len(texts[start]) > length and (
-                    not diverse
-                    or end - start >= self.min_records
-                    and _common_prefix(texts[start], texts[end - 1]) >= length + self.min_chars
-                ):
-                    stack.append((start, end))
+                if len(texts[start]) > length:  # texts that end right here are equal
+                    runs.append((start, end))
                 start = end
+            if not diverse:
+                stack.extend((a, b, None) for a, b in runs)
+                continue
+            # Below boilerplate, a run that shares a longer start of its own is looked at
+            # again, and its members' cut is the longer one if that is boilerplate too:
+            # - a run of most of the texts: the others (the first or last of the group,
+            #   which made the shared start shorter) are edited copies of its boilerplate,
+            #   matched to it as such (_near_carriers), not cut where the edit is;
+            # - a run that shares at least _SURE characters more: some notes come after the
+            #   whole paragraph, others inside it, after its first part. (Not a small run
+            #   a few characters longer: notes that start with the same word.)
+            #   (and not given an outer run's shorter cut either);
+            most = [(a, b) for a, b in runs if 2 * (b - a) > hi - lo and b - a >= self.min_records]
+            if most:
+                stack.append((*most[0], (lo, hi, length)))
+            else:
+                frame(lo, hi, length)
+            for a, b in runs:
+                if (a, b) in most:
+                    continue
+                if b - a >= self.min_records and (
+                    _common_prefix(texts[a], texts[b - 1]) >= length + _SURE
+                ):
+                    stack.append((a, b, None))
+                elif most:
+                    for i in range(a, b):
+                        found.pop(ids[order[i]], None)
         return found
 
     def _diverse(self, texts: list[str], lo: int, hi: int, cut: int) -> bool:
