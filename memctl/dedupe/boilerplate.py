@@ -27,7 +27,7 @@ records on what remains, so notes that differ only in that stamp are one memory.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
@@ -110,7 +110,10 @@ class Boilerplate:
                 rank = np.arange(len(which)) - np.searchsorted(which, which)
                 sample = members[rank < _SAMPLE].tolist()
                 big.update(hash(_masked(folded(r)[ends[0]])[ends[1]]) & _MASK for r in sample)
-            found.append(sorted(big))
+            # Biggest first: a crowd's members are placed before the small groups that
+            # share its windows look for records elsewhere (_group).
+            groups = np.array(sorted(big), dtype=np.uint64)
+            found.append(groups[np.argsort(-index.count(groups), kind="stable")].tolist())
         return found[0], found[1]
 
     def prefixes(self, head: int, folded: Callable[[int], str]) -> dict[int, int]:
@@ -144,12 +147,19 @@ class Boilerplate:
             cut = self._shared([r for r, _ in group], [t for _, t in group])
             if not cut:
                 continue
-            found.update(cut)
+            # Matched in several groups (its own and those it shares a window with): the
+            # longest copy found since split_cuts() stands (the engine takes the last).
+            given = self._given[reverse]
+            for row, length in cut.items():
+                if given.get(row, 0) <= length:
+                    given[row] = found[row] = length
             framed = self._framed[reverse]
             framed.update(cut)
             # Members with an edited copy, and records elsewhere whose copy differs in its
             # first characters but not in the next ones (not those whose own group found
-            # their boilerplate: matched to this one, they took its cut instead).
+            # their boilerplate already: groups are judged biggest first, see add(), so a
+            # few copies that share one edit do not bring the whole crowd that shares the
+            # window, once per such group, up to _NEAR_TRIES times a record).
             # (Shifted by up to _SHIFT: a character put in or left out moves the window.)
             shared = Counter(text[: cut[row]] for row, text in group if row in cut)
             windows = {
@@ -168,9 +178,6 @@ class Boilerplate:
                         text = _masked(folded(row))
                         group.append((row, text[::-1] if reverse else text))
             near, split = self._near_carriers(group, cut, shared, reverse)
-            # Matched in several groups (its own and those it shares a window with): the
-            # longest copy found since split_cuts() stands, as the engine takes the last.
-            given = self._given[reverse]
             for row, length in near.items():
                 if given.get(row, 0) < length:
                     given[row] = found[row] = length
@@ -317,28 +324,38 @@ class Boilerplate:
                 continue
             # Below boilerplate, a run that shares a longer start of its own is looked at
             # again, and its members' cut is the longer one if that is boilerplate too:
-            # - a run of most of the texts: the others (the first or last of the group,
-            #   which made the shared start shorter) are edited copies of its boilerplate,
-            #   matched to it as such (_near_carriers), not cut where the edit is;
-            # - a run that shares at least _SURE characters more: some notes come after the
-            #   whole paragraph, others inside it, after its first part. (Not a small run
-            #   a few characters longer: notes that start with the same word.)
-            #   (and not given an outer run's shorter cut either);
-            most = [(a, b) for a, b in runs if 2 * (b - a) > hi - lo and b - a >= self.min_records]
-            if most:
-                stack.append((*most[0], (lo, hi, length)))
-            else:
+            # - nearly all of the texts (the first and last _TRIM of them left out): the
+            #   others, which made the shared start shorter, are edited copies of its
+            #   boilerplate, matched to it as such (_near_carriers), not cut at their edit
+            #   (nor given an outer run's shorter cut);
+            # - any other run: some notes come after the whole paragraph, others inside it,
+            #   after its first part.
+            # Either way at least _SURE characters more: not notes that start with one word.
+            longer = [
+                (a, b)
+                for a, b in runs
+                if b - a >= self.min_records
+                and _common_prefix(texts[a], texts[b - 1]) >= length + _SURE
+            ]
+            trim = int((hi - lo) * _TRIM)
+            inner = _common_prefix(texts[lo + trim], texts[hi - 1 - trim]) if trim else 0
+            if inner < length + _SURE:
                 frame(lo, hi, length)
-            for a, b in runs:
-                if (a, b) in most:
-                    continue
-                if b - a >= self.min_records and (
-                    _common_prefix(texts[a], texts[b - 1]) >= length + _SURE
-                ):
-                    stack.append((a, b, None))
-                elif most:
-                    for i in range(a, b):
-                        found.pop(ids[order[i]], None)
+                stack.extend((a, b, None) for a, b in longer)
+                continue
+
+            def head(t: str, upto: int = inner) -> str:
+                return t[:upto]
+
+            shared = head(texts[lo + trim])
+            a = bisect_left(texts, shared, lo, hi, key=head)
+            b = bisect_right(texts, shared, lo, hi, key=head)
+            stack.append((a, b, (lo, hi, length)))
+            stack.extend((x, y, None) for x, y in longer if not x <= a < y)
+            kept = [(x, y) for x, y in longer if not x <= a < y] + [(a, b)]
+            for i in range(lo, hi):
+                if not any(x <= i < y for x, y in kept):
+                    found.pop(ids[order[i]], None)
         return found
 
     def _diverse(self, texts: list[str], lo: int, hi: int, cut: int) -> bool:
@@ -368,6 +385,7 @@ class Boilerplate:
 # so the judgment is paid many times; 12 pairs give the same calls on the dedupe sets and the
 # shapes as 40 did, at a third of the cost.
 _PAIRS = 12
+_TRIM = 0.05  # of a run's texts at each end that may be edited copies, not what it shares
 _SHIFT = 2  # characters put in or left out before a second window that it is still found by
 _SAMPLE = 4  # records of a shared second window whose group is looked at
 _NEAR_CANDIDATES = 3  # distinct boilerplates a member is compared with, most shared first
