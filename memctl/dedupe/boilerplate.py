@@ -19,6 +19,14 @@ them with a found boilerplate are matched the same way. Otherwise such a record 
 compared on its whole text, mostly boilerplate: it would miss its own note's copies and match
 other notes. Tails are handled the same way on the reversed text.
 
+A note may also sit inside the paragraph (its first part, the note, the rest). Such records
+share the head group of those whose note follows the paragraph, and the tail group of those
+whose note precedes it. A copy of a found boilerplate that skips `inside_min_chars` or more of
+the record's characters is cut on both sides of that run (split_cuts() hands the engine the
+other side's cut); and two remainders that end alike for `min_chars` or more (the rest of the
+paragraph) are judged different notes or not on what precedes that, so a crowd whose notes
+all sit inside the paragraph is recognised on both sides too.
+
 Groups and prefixes are compared with every run of digits as one mark, so a boilerplate stamped
 with a date or a number ("（5 月 3 日整理）") is one boilerplate; the guard then compares
 records on what remains, so notes that differ only in that stamp are one memory.
@@ -147,6 +155,7 @@ class Boilerplate:
             cut = self._shared([r for r, _ in group], [t for _, t in group])
             if not cut:
                 continue
+            self._extend(group, cut)
             # Matched in several groups (its own and those it shares a window with): the
             # longest copy found since split_cuts() stands (the engine takes the last).
             given = self._given[reverse]
@@ -193,6 +202,26 @@ class Boilerplate:
             self._other[not reverse][row] = _unmasked_length(text, length)
         return found
 
+    def _extend(self, group: list[tuple[int, str]], cut: dict[int, int]) -> None:
+        """Members cut at a shorter boilerplate that carry the longest one with an edit
+        just past that cut: cut where their copy of the longest ends. (An edited copy of the
+        whole paragraph whose edit comes right after its first part sorts among the notes
+        inside the paragraph, and is cut with them.)"""
+        counts = Counter(text[: cut[row]] for row, text in group if row in cut)
+        real = [b for b, count in counts.items() if count >= self.min_records]
+        if not real:
+            return
+        longest = max(real, key=len)
+        for row, text in group:
+            at = cut.get(row, 0)
+            if not at or at + 2 * _SURE > len(longest):
+                continue
+            if longest[at + _SURE : at + 2 * _SURE] not in text[at : at + 4 * _SURE]:
+                continue  # what follows its cut is not the rest of the longest
+            end, rest = self._carried(longest, text)
+            if end > at and not rest:
+                cut[row] = end
+
     def split_cuts(self) -> tuple[dict[int, int], dict[int, int]]:
         """(row -> prefix length, row -> suffix length) of the records found since the last
         call to carry a boilerplate around a note of their own (on the side of the group that
@@ -214,10 +243,11 @@ class Boilerplate:
         whose note is inside their copy, the length of the copy's second part."""
         found: dict[int, int] = {}
         other: dict[int, int] = {}
-        # The most shared, longest first: a copy of the whole paragraph with an edit carries
-        # its first (last) part too, which notes inside the paragraph share exactly.
-        common = sorted(shared.most_common(_NEAR_CANDIDATES), key=lambda bc: -len(bc[0]))
-        candidates = [(b, hash(b)) for b, _ in common]
+        # Those shared by a group's worth of records, longest first: a copy of the whole
+        # paragraph with an edit carries its first (last) part too, which notes inside the
+        # paragraph share exactly, and more of them than the whole one, perhaps.
+        common = sorted(shared.items(), key=lambda bc: (bc[1] < self.min_records, -len(bc[0])))
+        candidates = [(b, hash(b)) for b, _ in common[:_NEAR_CANDIDATES]]
         for row, text in group:
             if row in cut:
                 continue
