@@ -66,3 +66,26 @@ def test_notes_inside_the_boilerplate_arriving_later_stay_apart() -> None:
     engine.add([Item(100 + i, t, None) for i, t in enumerate(others(20))])
     engine.add([Item(i, inside(note), None) for i, note in enumerate(NOTES)])
     assert len({engine.canonical(i) for i in range(len(NOTES))}) == len(NOTES)
+
+
+@pytest.mark.parametrize("shift", [-2, -1, 0, 1])
+def test_an_edit_where_the_notes_inside_begin_still_frames_a_note_before_it(shift: int) -> None:
+    # A note before the whole paragraph, with one character changed where the notes inside
+    # the paragraph begin: its copy sorts among those notes, and is still cut where the
+    # whole paragraph begins, so it merges with its note and with nothing else.
+    framed = others(40)
+    items = [Item(i, inside(note), None) for i, note in enumerate(NOTES)]
+    items += [Item(100 + i, text, None) for i, text in enumerate(framed)]
+    before = [i for i in range(len(framed)) if framed[i].endswith(BOILERPLATE)]
+    copies = {300 + i: 100 + i for i in before[:10]}
+    for row, of in copies.items():
+        text = framed[of - 100]
+        at = len(text) - len(BOILERPLATE) + CUT + shift
+        items.append(Item(row, edited(text, at), None))
+    engine = Engine()
+    engine.add(items)
+    assert {row: engine.canonical(row) == engine.canonical(of) for row, of in copies.items()} == {
+        row: True for row in copies
+    }
+    assert len({engine.canonical(100 + i) for i in range(len(framed))}) == len(framed)
+    assert len({engine.canonical(i) for i in range(len(NOTES))}) == len(NOTES)
