@@ -19,6 +19,14 @@ them with a found boilerplate are matched the same way. Otherwise such a record 
 compared on its whole text, mostly boilerplate: it would miss its own note's copies and match
 other notes. Tails are handled the same way on the reversed text.
 
+A note may also sit inside the paragraph (its first part, the note, the rest). Such records
+share the head group of those whose note follows the paragraph, and the tail group of those
+whose note precedes it. A copy of a found boilerplate that skips `inside_min_chars` or more of
+the record's characters is cut on both sides of that run (split_cuts() hands the engine the
+other side's cut); and two remainders that end alike for `min_chars` or more (the rest of the
+paragraph) are judged different notes or not on what precedes that, so a crowd whose notes
+all sit inside the paragraph is recognised on both sides too.
+
 Groups and prefixes are compared with every run of digits as one mark, so a boilerplate stamped
 with a date or a number ("（5 月 3 日整理）") is one boilerplate; the guard then compares
 records on what remains, so notes that differ only in that stamp are one memory.
@@ -27,7 +35,7 @@ records on what remains, so notes that differ only in that stamp are one memory.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
@@ -51,7 +59,15 @@ class Boilerplate:
         self.min_records = config.boilerplate_min_records
         self.max_similarity = config.boilerplate_max_remainder_similarity
         self.near_similarity = config.boilerplate_near_similarity
-        self._near: dict[tuple[int, int], int] = {}  # (row, boilerplate) -> _carried()
+        self.inside_min_chars = config.boilerplate_inside_min_chars
+        # Cuts of the other side found with a note inside a copy (split_cuts()): the rest of
+        # the boilerplate at the record's end (found on the head side) or start (on the tail).
+        self._other: tuple[dict[int, int], dict[int, int]] = ({}, {})  # (starts, ends)
+        # Rows whose own group found their boilerplate prefix (suffix).
+        self._framed: tuple[set[int], set[int]] = (set(), set())
+        self._given: tuple[dict[int, int], dict[int, int]] = ({}, {})  # near cuts this round
+        # (row, boilerplate) -> _carried()
+        self._near: dict[tuple[int, int], tuple[int, int]] = {}
         # (row, is a tail) -> boilerplates it was compared with on that side
         self._tries: Counter[tuple[int, bool]] = Counter()
         self._heads = KeyIndex()
@@ -102,7 +118,10 @@ class Boilerplate:
                 rank = np.arange(len(which)) - np.searchsorted(which, which)
                 sample = members[rank < _SAMPLE].tolist()
                 big.update(hash(_masked(folded(r)[ends[0]])[ends[1]]) & _MASK for r in sample)
-            found.append(sorted(big))
+            # Biggest first: a crowd's members are placed before the small groups that
+            # share its windows look for records elsewhere (_group).
+            groups = np.array(sorted(big), dtype=np.uint64)
+            found.append(groups[np.argsort(-index.count(groups), kind="stable")].tolist())
         return found[0], found[1]
 
     def prefixes(self, head: int, folded: Callable[[int], str]) -> dict[int, int]:
@@ -128,6 +147,7 @@ class Boilerplate:
             text = text[::-1] if reverse else text
             texts.setdefault(text[: self.min_chars], []).append((row, text))
         found: dict[int, int] = {}
+        other: dict[int, int] = {}
         n = self.min_chars
         for group in texts.values():
             if len(group) < self.min_records:
@@ -135,9 +155,20 @@ class Boilerplate:
             cut = self._shared([r for r, _ in group], [t for _, t in group])
             if not cut:
                 continue
-            found.update(cut)
+            self._extend(group, cut)
+            # Matched in several groups (its own and those it shares a window with): the
+            # longest copy found since split_cuts() stands (the engine takes the last).
+            given = self._given[reverse]
+            for row, length in cut.items():
+                if given.get(row, 0) <= length:
+                    given[row] = found[row] = length
+            framed = self._framed[reverse]
+            framed.update(cut)
             # Members with an edited copy, and records elsewhere whose copy differs in its
-            # first characters but not in the next ones.
+            # first characters but not in the next ones (not those whose own group found
+            # their boilerplate already: groups are judged biggest first, see add(), so a
+            # few copies that share one edit do not bring the whole crowd that shares the
+            # window, once per such group, up to _NEAR_TRIES times a record).
             # (Shifted by up to _SHIFT: a character put in or left out moves the window.)
             shared = Counter(text[: cut[row]] for row, text in group if row in cut)
             windows = {
@@ -151,16 +182,54 @@ class Boilerplate:
                 _, others = mid.lookup(np.array(probe, dtype=np.uint64))
                 inside = {r for r, _ in group}
                 for row in others.tolist():
-                    if row not in inside and row not in found:
+                    if row not in inside and row not in found and row not in framed:
                         inside.add(row)
                         text = _masked(folded(row))
                         group.append((row, text[::-1] if reverse else text))
-            found.update(self._near_carriers(group, cut, shared, reverse))
+            near, split = self._near_carriers(group, cut, shared, reverse)
+            for row, length in near.items():
+                if given.get(row, 0) < length:
+                    given[row] = found[row] = length
+                    if row in split:
+                        other[row] = split[row]
         # Lengths so far count a run of digits as one character.
         for row, length in found.items():
             text = folded(row)
             found[row] = _unmasked_length(text[::-1] if reverse else text, length)
+        for row, length in other.items():  # counted from the other end
+            text = folded(row)
+            text = text if reverse else text[::-1]
+            self._other[not reverse][row] = _unmasked_length(text, length)
         return found
+
+    def _extend(self, group: list[tuple[int, str]], cut: dict[int, int]) -> None:
+        """Members cut at a shorter boilerplate that carry the longest one with an edit
+        just past that cut: cut where their copy of the longest ends. (An edited copy of the
+        whole paragraph whose edit comes right after its first part sorts among the notes
+        inside the paragraph, and is cut with them.)"""
+        counts = Counter(text[: cut[row]] for row, text in group if row in cut)
+        real = [b for b, count in counts.items() if count >= self.min_records]
+        if not real:
+            return
+        longest = max(real, key=len)
+        for row, text in group:
+            at = cut.get(row, 0)
+            if not at or at + 2 * _SURE > len(longest):
+                continue
+            if longest[at + _SURE : at + 2 * _SURE] not in text[at : at + 4 * _SURE]:
+                continue  # what follows its cut is not the rest of the longest
+            end, rest = self._carried(longest, text)
+            if end > at and not rest:
+                cut[row] = end
+
+    def split_cuts(self) -> tuple[dict[int, int], dict[int, int]]:
+        """(row -> prefix length, row -> suffix length) of the records found since the last
+        call to carry a boilerplate around a note of their own (on the side of the group that
+        did not find them: prefixes() gives the start of such a copy, and this its end)."""
+        starts, ends = self._other
+        self._other = ({}, {})
+        self._given = ({}, {})
+        return starts, ends
 
     def _near_carriers(
         self,
@@ -168,11 +237,17 @@ class Boilerplate:
         cut: dict[int, int],
         shared: Counter[str],
         reverse: bool,
-    ) -> dict[int, int]:
+    ) -> tuple[dict[int, int], dict[int, int]]:
         """Members whose copy of a found boilerplate (`shared`: how many carry each exactly)
-        differs from it a little (a typo, a changed word): where their copy ends."""
+        differs from it a little (a typo, a changed word): where their copy ends; and of those
+        whose note is inside their copy, the length of the copy's second part."""
         found: dict[int, int] = {}
-        candidates = [(b, hash(b)) for b, _ in shared.most_common(_NEAR_CANDIDATES)]
+        other: dict[int, int] = {}
+        # Those shared by a group's worth of records, longest first: a copy of the whole
+        # paragraph with an edit carries its first (last) part too, which notes inside the
+        # paragraph share exactly, and more of them than the whole one, perhaps.
+        common = sorted(shared.items(), key=lambda bc: (bc[1] < self.min_records, -len(bc[0])))
+        candidates = [(b, hash(b)) for b, _ in common[:_NEAR_CANDIDATES]]
         for row, text in group:
             if row in cut:
                 continue
@@ -191,40 +266,75 @@ class Boilerplate:
                         break
                     self._tries[row, reverse] += 1
                     end = self._near[key] = self._carried(boilerplate, text)
-                if end > 0:
-                    found[row] = end
+                if end[0] > 0:
+                    found[row] = end[0]
+                    if end[1]:  # the rest of the boilerplate, after the record's note
+                        other[row] = end[1]
                     break
-        return found
+        return found, other
 
-    def _carried(self, boilerplate: str, text: str) -> int:
-        """Where `text`'s copy of `boilerplate` ends, if it starts with one at least
-        `near_similarity` alike (matched characters / boilerplate length); else 0."""
+    def _carried(self, boilerplate: str, text: str) -> tuple[int, int]:
+        """(where `text`'s copy of `boilerplate` ends, 0), if it starts with one at least
+        `near_similarity` alike (matched characters / boilerplate length); (where the copy's
+        first part ends, the length of its second part at the end of `text`) when the copy
+        is that alike but skips `inside_min_chars` or more of the text: the record's note,
+        inside the boilerplate; else (0, 0)."""
         n = len(boilerplate)
-        head = text[: n + max(8, n // 10)]
-        blocks = _matching_blocks(boilerplate, head)
+        slack = max(8, n // 10)
+        blocks = _matching_blocks(boilerplate, text[: n + slack])
         if sum(size for _, _, size in blocks) < self.near_similarity * n:
-            return 0
+            return self._split(boilerplate, text)
+        if _widest_gap(blocks)[0] >= self.inside_min_chars:
+            return self._split(boilerplate, text)
         a, b, size = blocks[-1]
         end = b + size + (n - a - size)  # an unmatched end counts as copied
-        return end if end < len(text) else 0  # nothing after it: not a note behind boilerplate
+        # nothing after it: not a note behind boilerplate
+        return (end, 0) if end < len(text) else (0, 0)
+
+    def _split(self, boilerplate: str, text: str) -> tuple[int, int]:
+        """(end of the copy's first part, length of its second part) when `text` is a copy
+        of `boilerplate` (at least `near_similarity` of its characters, in order) with a run
+        of at least `inside_min_chars` of its own inside, the copy starting `text` and ending
+        it (else the second part is 0: the note goes on after the copy); else (0, 0)."""
+        n = len(boilerplate)
+        if len(text) < n * self.near_similarity + self.inside_min_chars:
+            return 0, 0
+        blocks = _matching_blocks(boilerplate, text)
+        if not blocks or sum(s for _, _, s in blocks) < self.near_similarity * n:
+            return 0, 0
+        width, before, after = _widest_gap(blocks)
+        if width < self.inside_min_chars or blocks[0][1] - blocks[0][0] > max(8, n // 10):
+            return 0, 0  # no note inside it, or the copy does not start the text
+        a, b, size = blocks[before]
+        first = b + size
+        a, b, size = blocks[-1]
+        end = b + size + (n - a - size)
+        return first, (len(text) - blocks[after][1] if end >= len(text) else 0)
 
     def _shared(self, ids: list[int], texts: list[str]) -> dict[int, int]:
         order = sorted(range(len(ids)), key=texts.__getitem__)
         texts = [texts[i] for i in order]
         found: dict[int, int] = {}
-        # An explicit stack: a family of near copies can split once per character.
-        stack = [(0, len(texts))]
+
+        def frame(lo: int, hi: int, length: int) -> None:
+            for i in range(lo, hi):
+                found[ids[order[i]]] = length
+
+        # An explicit stack: a family of near copies can split once per character. Each
+        # entry may carry its parent's cut (lo, hi, length), given to the parent's texts if
+        # the entry's own run is not boilerplate.
+        Parent = tuple[int, int, int] | None
+        stack: list[tuple[int, int, Parent]] = [(0, len(texts), None)]
         while stack:
-            lo, hi = stack.pop()
-            if hi - lo < self.min_records:
+            lo, hi, parent = stack.pop()
+            length = _common_prefix(texts[lo], texts[hi - 1]) if hi > lo else 0
+            if hi - lo < self.min_records or length < self.min_chars:
+                if parent is not None:
+                    frame(*parent)
                 continue
-            length = _common_prefix(texts[lo], texts[hi - 1])
-            if length < self.min_chars:
-                continue
-            if self._diverse(texts, lo, hi, length):
-                for i in range(lo, hi):
-                    found[ids[order[i]]] = length
-                continue
+            diverse = self._diverse(texts, lo, hi, length)
+            if not diverse and parent is not None:
+                frame(*parent)
 
             # The texts of [lo, hi) are sorted and share `length` characters, so those that
             # go on with one character are a run, found by bisection rather than a walk over
@@ -232,12 +342,50 @@ class Boilerplate:
             def key(t: str, upto: int = length + 1) -> str:
                 return t[:upto]
 
+            runs = []
             start = lo
             while start < hi:
                 end = bisect_right(texts, key(texts[start]), start + 1, hi, key=key)
                 if len(texts[start]) > length:  # texts that end right here are equal
-                    stack.append((start, end))
+                    runs.append((start, end))
                 start = end
+            if not diverse:
+                stack.extend((a, b, None) for a, b in runs)
+                continue
+            # Below boilerplate, a run that shares a longer start of its own is looked at
+            # again, and its members' cut is the longer one if that is boilerplate too:
+            # - nearly all of the texts (the first and last _TRIM of them left out): the
+            #   others, which made the shared start shorter, are edited copies of its
+            #   boilerplate, matched to it as such (_near_carriers), not cut at their edit
+            #   (nor given an outer run's shorter cut);
+            # - any other run: some notes come after the whole paragraph, others inside it,
+            #   after its first part.
+            # Either way at least _SURE characters more: not notes that start with one word.
+            longer = [
+                (a, b)
+                for a, b in runs
+                if b - a >= self.min_records
+                and _common_prefix(texts[a], texts[b - 1]) >= length + _SURE
+            ]
+            trim = int((hi - lo) * _TRIM)
+            inner = _common_prefix(texts[lo + trim], texts[hi - 1 - trim]) if trim else 0
+            if inner < length + _SURE:
+                frame(lo, hi, length)
+                stack.extend((a, b, None) for a, b in longer)
+                continue
+
+            def head(t: str, upto: int = inner) -> str:
+                return t[:upto]
+
+            shared = head(texts[lo + trim])
+            a = bisect_left(texts, shared, lo, hi, key=head)
+            b = bisect_right(texts, shared, lo, hi, key=head)
+            stack.append((a, b, (lo, hi, length)))
+            stack.extend((x, y, None) for x, y in longer if not x <= a < y)
+            kept = [(x, y) for x, y in longer if not x <= a < y] + [(a, b)]
+            for i in range(lo, hi):
+                if not any(x <= i < y for x, y in kept):
+                    found.pop(ids[order[i]], None)
         return found
 
     def _diverse(self, texts: list[str], lo: int, hi: int, cut: int) -> bool:
@@ -247,11 +395,19 @@ class Boilerplate:
         step = max(1, n // _PAIRS)
         threshold = self.max_similarity
         below = sum(
-            not _ratio_at_least(texts[lo + i][cut:], texts[lo + (i + n // 2) % n][cut:], threshold)
+            self._differ(texts[lo + i][cut:], texts[lo + (i + n // 2) % n][cut:], threshold)
             for i in range(0, n, step)
         )
         pairs = len(range(0, n, step))
         return below > pairs // 2  # the median ratio is below the threshold
+
+    def _differ(self, a: str, b: str, threshold: float) -> bool:
+        """Are the remainders a and b different notes? When they end alike for at least
+        `min_chars` (the rest of a paragraph both notes sit inside), on what comes before."""
+        common = _common_suffix(a, b)
+        if common >= self.min_chars and min(len(a), len(b)) - common >= self.inside_min_chars:
+            a, b = a[: len(a) - common], b[: len(b) - common]
+        return not _ratio_at_least(a, b, threshold)
 
 
 # Pairs compared per group to judge whether its texts differ after a shared start: each is a
@@ -259,6 +415,7 @@ class Boilerplate:
 # so the judgment is paid many times; 12 pairs give the same calls on the dedupe sets and the
 # shapes as 40 did, at a third of the cost.
 _PAIRS = 12
+_TRIM = 0.05  # of a run's texts at each end that may be edited copies, not what it shares
 _SHIFT = 2  # characters put in or left out before a second window that it is still found by
 _SAMPLE = 4  # records of a shared second window whose group is looked at
 _NEAR_CANDIDATES = 3  # distinct boilerplates a member is compared with, most shared first
@@ -277,6 +434,23 @@ def _masked(text: str) -> str:
     # A folded text has no punctuation or spaces, so most are all letters: a 0.2 µs check
     # skips the substitution (1.5 µs), which every long record would otherwise pay twice.
     return text if text.isalpha() else _DIGITS.sub(_DIGIT_MARK, text)
+
+
+def _widest_gap(blocks: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+    """(the most characters of b between two matching blocks, the indexes of those blocks);
+    (0, 0, 0) when there are fewer than two. Blocks shorter than _SURE are left out: a
+    note's few characters that happen to occur in the boilerplate do not split it."""
+    best = (0, 0, 0)
+    last = -1
+    for i, (_, b, size) in enumerate(blocks):
+        if size < _SURE:
+            continue
+        if last >= 0:
+            end = blocks[last][1] + blocks[last][2]
+            if b - end > best[0]:
+                best = (b - end, last, i)
+        last = i
+    return best
 
 
 def _unmasked_length(text: str, length: int) -> int:

@@ -22,6 +22,7 @@ class DedupeConfig:
     boilerplate_min_records: int = 8
     boilerplate_max_remainder_similarity: float = 0.5
     boilerplate_near_similarity: float = 0.9
+    boilerplate_inside_min_chars: int = 20
     jaccard: float = 0.75
     filler: str = ""
     lsh_bands: int = 64
@@ -58,6 +59,7 @@ class DedupeConfig:
             boilerplate_min_records=int(b["min_records"]),
             boilerplate_max_remainder_similarity=float(b["max_remainder_similarity"]),
             boilerplate_near_similarity=float(b["near_similarity"]),
+            boilerplate_inside_min_chars=int(b["inside_min_chars"]),
             jaccard=float(j["threshold"]),
             filler=str(j["filler"]),
             lsh_bands=int(j["lsh_bands"]),

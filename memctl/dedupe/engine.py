@@ -303,6 +303,9 @@ class Engine:
             starts.update(self._boilerplate.prefixes(head, folded))
         for tail in tails:
             ends.update(self._boilerplate.suffixes(tail, folded))
+        # A note inside its boilerplate: the side that found the copy's start gives its end.
+        for cuts, more in zip((starts, ends), self._boilerplate.split_cuts(), strict=True):
+            cuts.update({row: n for row, n in more.items() if row not in cuts})
         changed = []
         for row in starts.keys() | ends.keys():
             n = len(self._folded[row])
