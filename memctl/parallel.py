@@ -20,6 +20,7 @@ whose writing end only the worker holds), instead of waiting for it forever.
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import queue
@@ -60,7 +61,13 @@ class Shared(Generic[T, R]):
             self._reader, writer = ctx.Pipe(duplex=False)
             self._parent = os.getpid()
             self._proc = ctx.Process(target=self._work, args=(writer,), daemon=True)
-            self._proc.start()
+            # The worker's collector leaves what it inherits alone: walking it would write to
+            # every page of the caller's heap that holds an object, each page then copied.
+            gc.freeze()
+            try:
+                self._proc.start()
+            finally:
+                gc.unfreeze()
             writer.close()  # the worker's copy is the only one: its death is end of file here
 
     def _chunk(self, index: int) -> Sequence[T]:

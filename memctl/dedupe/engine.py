@@ -341,8 +341,12 @@ class Engine:
                 continue
             pending.append(row)
         x, y, scores = self._jaccard.add(pending)
+        # A cluster of k copies gives ~k²/2 pairs, nearly all of them inside one group by the
+        # time they come: those are passed over here, before any call or text is made.
+        find = self._groups.find
         for a, b, score in zip(x.tolist(), y.tolist(), scores.tolist(), strict=True):
-            self._union_checked(a, b, JACCARD, score, f"bigram Jaccard {score:.2f}")
+            if find(a) != find(b):
+                self._union_checked(a, b, JACCARD, score, "bigram Jaccard {score:.2f}")
 
     def _simhash_layer(self, todo: list[int], recored: list[int]) -> None:
         """SimHash distance <= k between records sharing at least the floor of their bigrams.
@@ -411,6 +415,8 @@ class Engine:
     # ---------------------------------------------------------------- merging
 
     def _union_checked(self, a: int, b: int, layer: str, score: float, what: str) -> bool:
+        """Join a's and b's groups unless a template family or the guard keeps them apart;
+        `what` says how they matched ("{score}" in it is filled in if they are joined)."""
         groups = self._groups
         ra, rb = groups.find(a), groups.find(b)
         if ra == rb:
@@ -424,6 +430,7 @@ class Engine:
         loser, winner = groups.union(a, b)  # type: ignore[misc]
         via, partner = (a, b) if loser == ra else (b, a)
         ids = self._ids
+        what = what.format(score=score)
         why = (
             f"{what} with #{ids[partner]}"
             if via == loser

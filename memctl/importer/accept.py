@@ -95,7 +95,13 @@ def accept_all(records: list[Record]) -> list[Accepted | Rejection | str]:
     for record, verdict in zip(records, verdicts, strict=True):
         assert verdict is not None
         if isinstance(verdict, tuple):
-            content, norm_hash, rhash, category, redacted, record.section, record.fields = verdict
+            content, norm_hash, rhash, category, redacted, section, fields = verdict
+            # None: as the record has it already (no second copy of each text in memory).
+            content = record.text if content is None else content
+            if section is not None:
+                record.section = section
+            if fields is not None:
+                record.fields = fields
             out.append(Accepted(record, content, norm_hash, rhash, category, redacted))
         else:
             out.append(verdict)
@@ -105,16 +111,20 @@ def accept_all(records: list[Record]) -> list[Accepted | Rejection | str]:
 # What a worker sends back for an accepted record: the Accepted fields but the record (the
 # main process has it), plus what accepting changed in the record: its heading path and
 # restored export fields, redacted (tests/importer/test_parallel.py checks nothing else changes).
-Shipped = tuple[str, str, str, str | None, list[str], str | None, dict[str, Any]]
+# The text, heading and fields are None where they are the record's own, unchanged: the main
+# process keeps the record's strings rather than an unpickled copy of each.
+Shipped = tuple[str | None, str, str, str | None, list[str], str | None, dict[str, Any] | None]
 
 
 def ship(record: Record) -> Shipped | Rejection | str:
+    section = record.section
     outcome = accept(record)
     if isinstance(outcome, Accepted):
         a = outcome
         return (
-            a.content, a.norm_hash, a.raw_hash, a.category, a.redacted, record.section,
-            record.fields,
+            None if a.content == record.text else a.content, a.norm_hash, a.raw_hash,
+            a.category, a.redacted, None if record.section == section else record.section,
+            record.fields or None,
         )  # fmt: skip
     return outcome
 

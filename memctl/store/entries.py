@@ -295,14 +295,6 @@ class Entries:
             [{**row, "user_id": self.user_id} for row in rows],
         )
 
-    def link_merged(self, pairs: Iterable[tuple[int, int]]) -> None:
-        """Point each (dup, into) pair's dup at its survivor: entries written already merged
-        (their status archived at birth, their change logged by the caller)."""
-        self.conn.executemany(
-            "UPDATE entries SET merged_into = ? WHERE id = ? AND user_id = ?",
-            [(into, dup, self.user_id) for dup, into in pairs],
-        )
-
     def follow_merge(self, dup: int, into: int) -> None:
         """Entries merged into `dup` earlier now point at `into`, where it went."""
         self.conn.execute(
