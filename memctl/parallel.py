@@ -28,7 +28,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Container, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -53,8 +53,10 @@ class Shared(Generic[T, R]):
         self._chunks = (len(items) + self._size - 1) // self._size
         self._proc: Any = None
         self._done = False  # the worker has sent its last chunk
+        self._dropped: Any = set()  # items no longer needed (shared with the worker if any)
         if fork and self._chunks > 1 and (os.cpu_count() or 1) > 1:
             ctx = multiprocessing.get_context("fork")
+            self._dropped = ctx.RawArray("b", len(items))
             self._lock = ctx.Lock()
             self._front = ctx.RawValue("i", 0)  # next chunk the worker takes
             self._back = ctx.RawValue("i", self._chunks)  # chunks from here on are the caller's
@@ -88,7 +90,16 @@ class Shared(Generic[T, R]):
             while (index := self._claim_front()) is not None:
                 if os.getppid() != self._parent:
                     break  # the caller is gone (where the death signal is not available)
-                outbox.put((index, [self._fn(item) for item in self._chunk(index)]))
+                start, dropped = index * self._size, self._dropped
+                outbox.put(
+                    (
+                        index,
+                        [
+                            None if dropped[start + i] else self._fn(item)
+                            for i, item in enumerate(self._chunk(index))
+                        ],
+                    )
+                )
         except BaseException:
             outbox.put((-1, traceback.format_exc()))
             code = 1
@@ -116,6 +127,15 @@ class Shared(Generic[T, R]):
             self._back.value = index
             return index
 
+    def drop(self, items: Iterable[int]) -> None:
+        """Items (indexes) whose results are no longer needed: whichever process reaches one
+        from now on passes over it (None in its chunk); those computed already stay."""
+        if isinstance(self._dropped, set):
+            self._dropped.update(items)
+            return
+        for i in items:
+            self._dropped[i] = 1
+
     def results(self, skip: Container[int] = frozenset()) -> Iterator[tuple[int, list[R | None]]]:
         """(index of its first item, results) per chunk, in no fixed order, each chunk once.
 
@@ -123,8 +143,15 @@ class Shared(Generic[T, R]):
         the caller takes get None. Between its own chunks it yields the worker's finished ones,
         so whatever the caller does with a chunk also overlaps the worker's computing.
         """
+        dropped = self._dropped
         if self._proc is None:
-            yield 0, [None if i in skip else self._fn(x) for i, x in enumerate(self._items)]
+            yield (
+                0,
+                [
+                    None if i in skip or i in dropped else self._fn(x)
+                    for i, x in enumerate(self._items)
+                ],
+            )
             return
         try:
             while (index := self._claim_back()) is not None:
@@ -132,7 +159,10 @@ class Shared(Generic[T, R]):
                 chunk = self._chunk(index)
                 yield (
                     start,
-                    [None if start + i in skip else self._fn(x) for i, x in enumerate(chunk)],
+                    [
+                        None if start + i in skip or dropped[start + i] else self._fn(x)
+                        for i, x in enumerate(chunk)
+                    ],
                 )
                 yield from self._received(wait=False)
             yield from self._received(wait=True)

@@ -20,6 +20,7 @@ from memctl.ingest.markdown import EMPTY_LABEL
 from memctl.ingest.restraint import judge
 from memctl.models import AUDIENCES, LAYERS, MEMORY, MESSAGE, REALMS, STATUSES, Record, Rejection
 from memctl.normalise import hash_canonical, normalise, raw_hash
+from memctl.normalise import warm as warm_normalise
 from memctl.parallel import Shared
 from memctl.store.fields import RESTORABLE
 
@@ -79,6 +80,8 @@ def sort(items: list[Record | Rejection]) -> Verdicts:
 def accept_all(records: list[Record]) -> list[Accepted | Rejection | str]:
     """`accept` for each record, in order, on both cores for a big file."""
     fork = len(records) >= PARALLEL_MIN
+    if fork:
+        warm_normalise()
     shared = Shared(records, ship, fork=fork)
     verdicts: list[Shipped | Rejection | str | None] = [None] * len(records)
     try:

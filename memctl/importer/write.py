@@ -80,9 +80,8 @@ def classified(
     """The classified entries, chunk by chunk as the worker sends them; then the file's realm
     for the lines that name none."""
     todo = batch.to_classify
-    merged_away = {i for i, a in enumerate(todo) if batch.merged_at_birth(a)}
     realms: list[tuple[int, str, str, bool]] = []  # id, content, realm, cued
-    for start, results in shared.results(merged_away):
+    for start, results in shared.results():  # those merged at birth were dropped
         chunk = todo[start : start + len(results)]
         kept = [
             (a, fields)
