@@ -178,3 +178,22 @@ def test_the_worker_sends_back_no_copy_of_what_it_left_as_it_was(
     assert all(accepted[i].content is records[i].text for i in kept)
     assert all(records[i].section is sections[i] for i in kept)
     assert "ZZsecret" not in accepted[7].content and "ZZsecret" not in str(records[7].section)
+
+
+def test_sources_written_in_blocks_are_those_written_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import memctl.importer.write as writing
+
+    got = []
+    for block in (10**9, 2):
+        monkeypatch.setattr(writing, "SOURCES_AT_ONCE", block)
+        store = Store.open(tmp_path / f"{block}.db")
+        try:
+            importer.import_paths(store.for_user("u"), [FIXTURES])
+            rows = store.conn.execute(f"SELECT {SOURCE_COLUMNS} FROM sources ORDER BY id")
+            got.append([tuple(r) for r in rows])
+        finally:
+            store.close()
+    assert len(got[0]) > 50
+    assert got[1] == got[0]
