@@ -44,9 +44,8 @@ def add(user: UserStore, engine: Engine, entries: Iterable[dict[str, Any]]) -> l
 def link_new(
     user: UserStore, born_merged: Sequence[Merge], engine: Engine, ids: Sequence[int]
 ) -> None:
-    """Record merges of entries that were written already merged (the import's fast path):
-    their link to the survivor and a change each; and store every new entry's signature."""
-    user.entries.link_merged((m.dup, m.into) for m in born_merged)
+    """Record merges of entries that were written already merged and linked to their
+    survivor (the import's fast path): a change each; and store every new entry's signature."""
     changes.record_many(
         user,
         [(m.dup, f"merge:{m.layer}", {}, {"merged_into": m.into, "status": "archived"}, m.why)

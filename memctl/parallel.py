@@ -20,14 +20,16 @@ whose writing end only the worker holds), instead of waiting for it forever.
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
+import pickle
 import queue
 import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Container, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -52,15 +54,23 @@ class Shared(Generic[T, R]):
         self._chunks = (len(items) + self._size - 1) // self._size
         self._proc: Any = None
         self._done = False  # the worker has sent its last chunk
+        self._dropped: Any = set()  # items no longer needed (shared with the worker if any)
         if fork and self._chunks > 1 and (os.cpu_count() or 1) > 1:
             ctx = multiprocessing.get_context("fork")
+            self._dropped = ctx.RawArray("b", len(items))
             self._lock = ctx.Lock()
             self._front = ctx.RawValue("i", 0)  # next chunk the worker takes
             self._back = ctx.RawValue("i", self._chunks)  # chunks from here on are the caller's
             self._reader, writer = ctx.Pipe(duplex=False)
             self._parent = os.getpid()
             self._proc = ctx.Process(target=self._work, args=(writer,), daemon=True)
-            self._proc.start()
+            # The worker's collector leaves what it inherits alone: walking it would write to
+            # every page of the caller's heap that holds an object, each page then copied.
+            gc.freeze()
+            try:
+                self._proc.start()
+            finally:
+                gc.unfreeze()
             writer.close()  # the worker's copy is the only one: its death is end of file here
 
     def _chunk(self, index: int) -> Sequence[T]:
@@ -72,8 +82,10 @@ class Shared(Generic[T, R]):
         _die_with(self._parent)
         self._reader.close()
         # A sender thread writes to the pipe, so the worker goes on computing while the
-        # caller is busy elsewhere and not reading (a full pipe would block it).
-        outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        # caller is busy elsewhere and not reading (a full pipe would block it). What waits
+        # for the caller waits pickled: a chunk's results as objects took ~10x the memory
+        # (a classified entry's fields: ~540 bytes of dict and floats, ~72 pickled).
+        outbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         sender = threading.Thread(target=_send_all, args=(outbox, writer), daemon=True)
         sender.start()
         code = 0
@@ -81,11 +93,16 @@ class Shared(Generic[T, R]):
             while (index := self._claim_front()) is not None:
                 if os.getppid() != self._parent:
                     break  # the caller is gone (where the death signal is not available)
-                outbox.put((index, [self._fn(item) for item in self._chunk(index)]))
+                start, dropped = index * self._size, self._dropped
+                results = [
+                    None if dropped[start + i] else self._fn(item)
+                    for i, item in enumerate(self._chunk(index))
+                ]
+                outbox.put(_pickled((index, results)))
         except BaseException:
-            outbox.put((-1, traceback.format_exc()))
+            outbox.put(_pickled((-1, traceback.format_exc())))
             code = 1
-        outbox.put(None)
+        outbox.put(_END)
         sender.join()
         # Straight out: no flushing of inherited stdio buffers, whose locks another thread of
         # the caller (rich's progress display) may have held at the fork.
@@ -109,6 +126,15 @@ class Shared(Generic[T, R]):
             self._back.value = index
             return index
 
+    def drop(self, items: Iterable[int]) -> None:
+        """Items (indexes) whose results are no longer needed: whichever process reaches one
+        from now on passes over it (None in its chunk); those computed already stay."""
+        if isinstance(self._dropped, set):
+            self._dropped.update(items)
+            return
+        for i in items:
+            self._dropped[i] = 1
+
     def results(self, skip: Container[int] = frozenset()) -> Iterator[tuple[int, list[R | None]]]:
         """(index of its first item, results) per chunk, in no fixed order, each chunk once.
 
@@ -116,8 +142,15 @@ class Shared(Generic[T, R]):
         the caller takes get None. Between its own chunks it yields the worker's finished ones,
         so whatever the caller does with a chunk also overlaps the worker's computing.
         """
+        dropped = self._dropped
         if self._proc is None:
-            yield 0, [None if i in skip else self._fn(x) for i, x in enumerate(self._items)]
+            yield (
+                0,
+                [
+                    None if i in skip or i in dropped else self._fn(x)
+                    for i, x in enumerate(self._items)
+                ],
+            )
             return
         try:
             while (index := self._claim_back()) is not None:
@@ -125,7 +158,10 @@ class Shared(Generic[T, R]):
                 chunk = self._chunk(index)
                 yield (
                     start,
-                    [None if start + i in skip else self._fn(x) for i, x in enumerate(chunk)],
+                    [
+                        None if start + i in skip or dropped[start + i] else self._fn(x)
+                        for i, x in enumerate(chunk)
+                    ],
                 )
                 yield from self._received(wait=False)
             yield from self._received(wait=True)
@@ -136,7 +172,7 @@ class Shared(Generic[T, R]):
         """The worker's finished chunks: those ready now, or (wait) all until it is done."""
         while not self._done and (wait or self._reader.poll()):
             try:
-                message = self._reader.recv()
+                message = pickle.loads(self._reader.recv_bytes())
             except (EOFError, OSError):
                 self._proc.join()
                 raise WorkerFailed(
@@ -161,12 +197,19 @@ class Shared(Generic[T, R]):
             self._proc = None
 
 
-def _send_all(outbox: queue.SimpleQueue[Any], writer: Any) -> None:
+def _pickled(message: Any) -> bytes:
+    return pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+_END = _pickled(None)  # the worker's last message
+
+
+def _send_all(outbox: queue.SimpleQueue[bytes], writer: Any) -> None:
     with contextlib.suppress(OSError):  # the caller is gone: nothing left to tell
         while True:
             message = outbox.get()
-            writer.send(message)
-            if message is None:
+            writer.send_bytes(message)
+            if message is _END:
                 return
 
 

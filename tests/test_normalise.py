@@ -114,3 +114,21 @@ def test_output_has_no_whitespace_punctuation_or_upper_case(text: str) -> None:
     assert not any(unicodedata.category(c)[0] in "PZ" for c in out)
     assert not any(c.isspace() for c in out)
     assert out == unicodedata.normalize("NFKC", out)
+
+
+def test_the_fold_table_misses_no_code_point_of_the_planes_it_does_not_scan() -> None:
+    """The table is built from planes 0-3 and 14 only: none of the others holds punctuation,
+    separators, controls or format characters in this Python's Unicode database."""
+    import sys
+
+    from memctl.normalise import _SCANNED, _fold_table
+
+    scanned = set(_SCANNED)
+    folded = {
+        cp
+        for cp in range(sys.maxunicode + 1)
+        if cp not in scanned
+        and ((kind := unicodedata.category(chr(cp)))[0] in "PZ" or kind in ("Cc", "Cf"))
+    }
+    assert folded == set()
+    assert 0xE0001 in _fold_table() and 0x3000 in _fold_table() and ord("!") in _fold_table()

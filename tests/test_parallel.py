@@ -149,3 +149,19 @@ def test_close_stops_a_worker_the_caller_no_longer_needs() -> None:
     shared.close()
     assert proc is not None and not proc.is_alive()
     shared.close()  # idempotent
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_dropped_items_are_passed_over_by_the_worker_too(fork: bool) -> None:
+    """Items dropped while the worker runs: it computes none it reaches afterwards (one it
+    had started may finish), the caller none at all; every other item is computed."""
+    items = list(range(1_000))
+    shared = Shared(items, slow_square, chunk=50, fork=fork)
+    time.sleep(0.1)  # the worker is in its first chunks, from the front; dropped: its next ones
+    dropped = set(range(200, 500))
+    shared.drop(dropped)
+    got = collect(shared)
+    assert [got[i] for i in items if i not in dropped] == [x * x for x in items if x not in dropped]
+    computed = [i for i in dropped if got[i] is not None]
+    assert len(computed) <= (50 if fork else 0)
+    assert all(got[i] == i * i for i in computed)

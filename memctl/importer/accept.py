@@ -20,6 +20,7 @@ from memctl.ingest.markdown import EMPTY_LABEL
 from memctl.ingest.restraint import judge
 from memctl.models import AUDIENCES, LAYERS, MEMORY, MESSAGE, REALMS, STATUSES, Record, Rejection
 from memctl.normalise import hash_canonical, normalise, raw_hash
+from memctl.normalise import warm as warm_normalise
 from memctl.parallel import Shared
 from memctl.store.fields import RESTORABLE
 
@@ -79,6 +80,8 @@ def sort(items: list[Record | Rejection]) -> Verdicts:
 def accept_all(records: list[Record]) -> list[Accepted | Rejection | str]:
     """`accept` for each record, in order, on both cores for a big file."""
     fork = len(records) >= PARALLEL_MIN
+    if fork:
+        warm_normalise()
     shared = Shared(records, ship, fork=fork)
     verdicts: list[Shipped | Rejection | str | None] = [None] * len(records)
     try:
@@ -95,7 +98,13 @@ def accept_all(records: list[Record]) -> list[Accepted | Rejection | str]:
     for record, verdict in zip(records, verdicts, strict=True):
         assert verdict is not None
         if isinstance(verdict, tuple):
-            content, norm_hash, rhash, category, redacted, record.section, record.fields = verdict
+            content, norm_hash, rhash, category, redacted, section, fields = verdict
+            # None: as the record has it already (no second copy of each text in memory).
+            content = record.text if content is None else content
+            if section is not None:
+                record.section = section
+            if fields is not None:
+                record.fields = fields
             out.append(Accepted(record, content, norm_hash, rhash, category, redacted))
         else:
             out.append(verdict)
@@ -105,16 +114,20 @@ def accept_all(records: list[Record]) -> list[Accepted | Rejection | str]:
 # What a worker sends back for an accepted record: the Accepted fields but the record (the
 # main process has it), plus what accepting changed in the record: its heading path and
 # restored export fields, redacted (tests/importer/test_parallel.py checks nothing else changes).
-Shipped = tuple[str, str, str, str | None, list[str], str | None, dict[str, Any]]
+# The text, heading and fields are None where they are the record's own, unchanged: the main
+# process keeps the record's strings rather than an unpickled copy of each.
+Shipped = tuple[str | None, str, str, str | None, list[str], str | None, dict[str, Any] | None]
 
 
 def ship(record: Record) -> Shipped | Rejection | str:
+    section = record.section
     outcome = accept(record)
     if isinstance(outcome, Accepted):
         a = outcome
         return (
-            a.content, a.norm_hash, a.raw_hash, a.category, a.redacted, record.section,
-            record.fields,
+            None if a.content == record.text else a.content, a.norm_hash, a.raw_hash,
+            a.category, a.redacted, None if record.section == section else record.section,
+            record.fields or None,
         )  # fmt: skip
     return outcome
 

@@ -12,6 +12,7 @@ from memctl import supersede
 from memctl.classify import classify, kin, scope_realms
 from memctl.importer import accept
 from memctl.importer.accept import Accepted
+from memctl.importer.batch import Batch
 from memctl.ingest import frontmatter
 from memctl.parallel import Shared
 from memctl.store import UserStore
@@ -31,6 +32,11 @@ def start(batch: list[Accepted]) -> Shared[Job, dict[str, Any]]:
     return Shared(
         [job(a, relatives) for a in batch], classified, fork=len(batch) >= accept.PARALLEL_MIN
     )
+
+
+def merged_away(batch: Batch) -> list[int]:
+    """Where in `batch.to_classify` the entries merged away at birth are (not classified)."""
+    return [i for i, a in enumerate(batch.to_classify) if batch.merged_at_birth(a)]
 
 
 def job(a: Accepted, relatives: frozenset[str] = frozenset()) -> Job:

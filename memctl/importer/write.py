@@ -25,6 +25,8 @@ from memctl.parallel import Shared
 from memctl.store import UserStore
 from memctl.store.fields import RESTORABLE, SOURCE_TEXT, SourceRow
 
+SOURCES_AT_ONCE = 10_000  # rows written together (all of a 200k file's at once: ~40 MB of tuples)
+
 
 def unclassified(store: UserStore, batch: Batch, engine: Engine | None, ids: list[int]) -> None:
     """Entries that need no classifier (restored exports, copies merged at birth), the merge
@@ -60,10 +62,14 @@ def sources(
             batch.skipped[EXACT_DUPLICATE] += 1
             if a.record.ts:  # a dated copy restates the entry's text at that time
                 batch.stated.setdefault(entry_id, []).append(a.record.ts)
+        if len(rows) >= SOURCES_AT_ONCE:
+            store.add_sources(rows)
+            rows = []
         rows.append(_source_row(a, entry_id, run_id, created, now, how))
-        rows.extend(_restored_sources(a.record, entry_id, run_id, now))
-        if "export_id" in a.record.fields:
-            export_ids[a.record.fields["export_id"]] = entry_id
+        if a.record.fields:  # a restored export's provenance (other records have no fields)
+            rows.extend(_restored_sources(a.record, entry_id, run_id, now))
+            if "export_id" in a.record.fields:
+                export_ids[a.record.fields["export_id"]] = entry_id
     store.add_sources(rows)
     _restore_supersedes(store, batch.fresh, export_ids)
 
@@ -74,9 +80,8 @@ def classified(
     """The classified entries, chunk by chunk as the worker sends them; then the file's realm
     for the lines that name none."""
     todo = batch.to_classify
-    merged_away = {i for i, a in enumerate(todo) if batch.merged_at_birth(a)}
     realms: list[tuple[int, str, str, bool]] = []  # id, content, realm, cued
-    for start, results in shared.results(merged_away):
+    for start, results in shared.results():  # those merged at birth were dropped
         chunk = todo[start : start + len(results)]
         kept = [
             (a, fields)
@@ -98,8 +103,10 @@ def entry_row(
         "id": entry_id, "content": a.content, "norm_hash": a.norm_hash, "ts": a.record.ts,
     }  # fmt: skip
     if merged is not None:
-        # A near copy merged away at birth: kept for its text, never used, not classified.
-        fields["status"] = "archived"
+        # A near copy merged away at birth: kept for its text, never used, not classified;
+        # linked to its survivor as it is written (that may come later in the file: keys are
+        # checked at commit).
+        fields.update(status="archived", merged_into=merged.into)
         return fields
     if a.record.format == "memctl-export":
         # The entry's own ts is among the restored fields (absent when it had none); the
@@ -153,6 +160,8 @@ def _restored_sources(
 
 
 def _restore_supersedes(store: UserStore, fresh: list[Accepted], ids: dict[Any, int]) -> None:
+    if not ids:  # no restored export among them
+        return
     for a in fresh:
         new_id = ids.get(a.record.fields.get("export_id"))
         for link in a.record.fields.get("supersedes", []):

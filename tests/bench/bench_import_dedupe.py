@@ -52,9 +52,12 @@ def run_memctl(
     started = time.perf_counter()
     with out_path.open("wb") as out, err_path.open("wb") as errout:
         proc = subprocess.Popen(
-            [python, "-m", "memctl", "import", str(path), "--db", str(db), "--json",
-             "--silent"],
+            [python, "-m", "memctl", "import", str(path.resolve()), "--db", str(db.resolve()),
+             "--json", "--silent"],
             stdout=out, stderr=errout,
+            # Not from the current directory: `-m` puts it first on sys.path, so run from a
+            # checkout, the other build (bench_ab.py) would import this checkout's memctl.
+            cwd=db.parent,
         )  # fmt: skip
     with PeakSampler(proc.pid, every=0.1) as memory:
         while True:

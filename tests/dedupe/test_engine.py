@@ -482,3 +482,21 @@ def test_a_family_growing_by_one_member_per_call_folds_as_in_one_call() -> None:
     # counting the family as it was then.
     assert [(m.dup, m.into) for m in merges[-3:]] == [(56, 57), (57, 58), (58, 59)]
     assert merges[-1].why.endswith("(60 records), 60 slot values")
+
+
+def test_pairs_taken_a_block_at_a_time_give_the_same_merges(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """L3's pairs are applied in blocks (memory): the merges, their reasons and the
+    canonicals are those of applying them all in one go."""
+    import memctl.dedupe.engine as engine_module
+
+    records = build(2_000, seed=5)
+    items = [Item(i, r.text, r.ts) for i, r in enumerate(records)]
+    whole = Engine()
+    merges = whole.add(items)
+    monkeypatch.setattr(engine_module, "_PAIR_BLOCK", 3)
+    blocks = Engine()
+    assert blocks.add(items) == merges
+    assert [blocks.canonical(i.id) for i in items] == [whole.canonical(i.id) for i in items]
+    assert sum(m.layer == "jaccard" for m in merges) > 100

@@ -145,3 +145,55 @@ def test_accepting_changes_nothing_in_a_record_but_its_heading_and_restored_fiel
         for name in Record.__slots__:
             if name not in ("section", "fields"):
                 assert getattr(record, name) == getattr(before, name), (name, record)
+
+
+def test_the_worker_sends_back_no_copy_of_what_it_left_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A record the worker accepted unchanged keeps one text and one heading in the main
+    process (the record's own objects), not a second, unpickled copy of each; what it changed
+    (a redacted text or heading) comes back."""
+    monkeypatch.setattr(accepting, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(parallel, "CHUNK", 5)
+    parent = os.getpid()
+    ship = accepting.ship
+
+    def slowed(record):  # type: ignore[no-untyped-def]
+        if os.getpid() == parent:
+            time.sleep(0.002)  # the worker accepts most of them
+        return ship(record)
+
+    monkeypatch.setattr(accepting, "ship", slowed)
+    plain = "## Tea\n"
+    records = [
+        Record(f"用户的第{i}个偏好是绿茶 number {i}", "MEMORY.md", i, "markdown", section=plain)
+        for i in range(200)
+    ]
+    records[7] = Record(f"my {SECRET}", "MEMORY.md", 7, "markdown", section=f"Keys {SECRET}")
+    sections = [r.section for r in records]
+    out = accepting.accept_all(records)
+    accepted = [a for a in out if isinstance(a, accepting.Accepted)]
+    assert len(accepted) == 200
+    kept = [i for i, a in enumerate(accepted) if i != 7]
+    assert all(accepted[i].content is records[i].text for i in kept)
+    assert all(records[i].section is sections[i] for i in kept)
+    assert "ZZsecret" not in accepted[7].content and "ZZsecret" not in str(records[7].section)
+
+
+def test_sources_written_in_blocks_are_those_written_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import memctl.importer.write as writing
+
+    got = []
+    for block in (10**9, 2):
+        monkeypatch.setattr(writing, "SOURCES_AT_ONCE", block)
+        store = Store.open(tmp_path / f"{block}.db")
+        try:
+            importer.import_paths(store.for_user("u"), [FIXTURES])
+            rows = store.conn.execute(f"SELECT {SOURCE_COLUMNS} FROM sources ORDER BY id")
+            got.append([tuple(r) for r in rows])
+        finally:
+            store.close()
+    assert len(got[0]) > 50
+    assert got[1] == got[0]

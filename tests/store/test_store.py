@@ -286,3 +286,17 @@ def test_amending_new_entries_sets_realm_and_facts_but_never_a_status(db_path):
         assert user.entry(entry_id)["status"] == "active"
     finally:
         store.close()
+
+
+def test_a_logged_update_keeps_the_changed_fields_before_and_after_and_no_other(db_path):
+    store = Store.open(db_path)
+    alice, bob = store.for_user("alice"), store.for_user("bob")
+    with store.transaction():
+        ids = alice.add_entries([{"content": "tea", "norm_hash": "s1:tea", "importance": 0.7}])
+        alice.entries.update(ids["s1:tea"], "edit", {"status": "superseded"}, "me", "why")
+        with pytest.raises(EntryNotFound, match="no entry 1 for user 'bob'"):
+            bob.entries.update(ids["s1:tea"], "edit", {"status": "archived"}, "me", None)
+    (change,) = alice.log.of_entry(ids["s1:tea"])
+    assert (change["before"], change["after"]) == ({"status": "active"}, {"status": "superseded"})
+    assert alice.entry(ids["s1:tea"])["status"] == "superseded"
+    store.close()
