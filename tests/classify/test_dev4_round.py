@@ -1,0 +1,38 @@
+"""Realm rules of the dev4 round (issue 10): each test is an invented line of the kind the rule
+is written for, not a line of a gold file."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import classify
+
+USER = "workspace/USER.md"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Teaches maths at a community college, first-year groups",
+        "Works at Zalando (checkout team), hybrid",
+        "Name: Mira Holt. Freelance illustrator, based in Leeds",
+        "- 初三数学老师，教 3 个班",
+    ],
+)
+def test_a_job_stated_by_what_one_does_is_work(text: str) -> None:
+    # TAXONOMY.md, Realm: "work — a job, employer"; the gold sets' decision: the user's job and
+    # employer are work, also in USER.md beside the name.
+    c = classify(text, path=USER, section="USER > About")
+    assert (c.realm, c.realm_cued) == ("work", True), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My sister works at a bank in Leeds",
+        "退休前是一所初中的数学老师",
+        "Worked at a bakery before university",
+    ],
+)
+def test_someone_elses_job_or_a_former_one_is_not_the_users_work(text: str) -> None:
+    assert classify(text, path=USER, section="USER > About").realm != "work", text
