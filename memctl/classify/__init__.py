@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memctl import segment
-from memctl.classify import dates, facts, injection, kin, rules
+from memctl.classify import dates, facts, home, injection, kin, rules
 from memctl.classify.gate import grams
 
 ACTIVE = "active"
@@ -179,4 +179,23 @@ def scope_realms(
     return found
 
 
-__all__ = ["ACTIVE", "PENDING", "Classification", "classify", "file_realm", "scope_realms"]
+def home_realms(
+    files: Sequence[tuple[str | None, Sequence[home.HomeLine]]],
+) -> list[list[str]]:
+    """The realm each line of one home's files (path, its lines) ends with: its own when it
+    says one, else its section's or file's (scope_realms), where the lines that serve the
+    home's job (memctl.classify.home) count as lines that say work.
+
+    Without a job statement in the home, this is scope_realms file by file.
+    """
+    marked = home.with_job([lines for _, lines in files])
+    found = []
+    for (path, _), lines in zip(files, marked, strict=True):
+        scoped = scope_realms([(s, t, r, c) for s, t, r, c, _, _ in lines], path)
+        found.append([realm or line[2] for line, realm in zip(lines, scoped, strict=True)])
+    return found
+
+
+__all__ = [
+    "ACTIVE", "PENDING", "Classification", "classify", "file_realm", "home_realms", "scope_realms",
+]  # fmt: skip
