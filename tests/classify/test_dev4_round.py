@@ -36,3 +36,26 @@ def test_a_job_stated_by_what_one_does_is_work(text: str) -> None:
 )
 def test_someone_elses_job_or_a_former_one_is_not_the_users_work(text: str) -> None:
     assert classify(text, path=USER, section="USER > About").realm != "work", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Series A term sheet arrives next week; lawyer reads it first",
+        "Investor update order: MRR, churn, wins, asks",
+        "Never forward the cap table or the data room outside the founders",
+        "Monthly burn is 20k, runway 11 months",
+        "天使轮融资下个月交割，路演材料放在共享盘",
+    ],
+)
+def test_a_company_raising_money_and_its_metrics_is_work(text: str) -> None:
+    # TAXONOMY.md, Realm: "work — … clients or a business product".
+    c = classify(text, path="memory/project_round.md", section=None)
+    assert (c.realm, c.realm_cued) == ("work", True), text
+
+
+@pytest.mark.parametrize(
+    "text", ["Buy more of the index ETF every payday", "Got a burn at the BBQ, aloe helps"]
+)
+def test_ones_own_investing_or_a_burn_is_no_company(text: str) -> None:
+    assert classify(text, path="workspace/MEMORY.md", section=None).realm != "work", text
