@@ -186,13 +186,27 @@ def home_realms(
     says one, else its section's or file's (scope_realms), where the lines that serve the
     home's job (memctl.classify.home) count as lines that say work.
 
-    Without a job statement in the home, this is scope_realms file by file.
+    A know-how line that nothing in its file settles takes the realm the home's know-how
+    lines agree on (home.agreed). Without a job statement or such agreement in the home, this
+    is scope_realms file by file.
     """
     marked = home.with_job([lines for _, lines in files])
+    # What the home's know-how agrees on, for the lines nothing in their own file settles. A
+    # global instructions file (~/.codex/AGENTS.md) holds every project's rules: it neither
+    # votes nor takes the vote (guideline 19, as in file_realm).
+    own = [path is None or "global" not in rules.file_roles(path) for path, _ in files]
+    agreed = home.agreed(
+        line for lines, ok in zip(marked, own, strict=True) if ok for line in lines
+    )
     found = []
-    for (path, _), lines in zip(files, marked, strict=True):
+    for (path, _), lines, ok in zip(files, marked, own, strict=True):
         scoped = scope_realms([(s, t, r, c) for s, t, r, c, _, _ in lines], path)
-        found.append([realm or line[2] for line, realm in zip(lines, scoped, strict=True)])
+        found.append(
+            [
+                realm or (agreed if ok and agreed and home.takes_home_realm(line) else line[2])
+                for line, realm in zip(lines, scoped, strict=True)
+            ]
+        )
     return found
 
 

@@ -1,4 +1,5 @@
-"""A home's job, carried across its files: notes that serve the user's job take its realm.
+"""A home's realm evidence carried across its files: notes that serve the user's job take
+its realm, and know-how its own file does not settle takes what the home's know-how agrees on.
 
 An agent home (an OpenClaw workspace, a hermes memories folder, a Claude Code project's
 memory) is imported as several files: USER.md says "高二语文老师", MEMORY.md holds the lesson
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -38,6 +40,8 @@ class _Home:
     latin_min: int
     cjk_max_count: int
     common: frozenset[str]
+    agree_min_lines: int
+    agree_min_share: float
 
 
 @cache
@@ -53,6 +57,8 @@ def _home() -> _Home:
         latin_min=int(raw["latin_min"]),
         cjk_max_count=int(raw["cjk_max_count"]),
         common=frozenset(raw["common"]),
+        agree_min_lines=int(raw["agree_min_lines"]),
+        agree_min_share=float(raw["agree_min_share"]),
     )
 
 
@@ -149,3 +155,26 @@ def with_job(files: Sequence[Sequence[HomeLine]]) -> list[list[HomeLine]]:
 def _said_work(line: HomeLine) -> HomeLine:
     section, text, _, _, layer, audience = line
     return (section, text, WORK, True, layer, audience)
+
+
+def agreed(lines: Iterable[HomeLine]) -> str | None:
+    """The realm the home's know-how agrees on: its know-how lines (not facts about the person)
+    that say a realm of their own, when enough of them do and nearly all agree; else None."""
+    h = _home()
+    said = Counter(
+        realm
+        for _, _, realm, cued, layer, _ in lines
+        if cued and realm != "unknown" and layer in h.know_how_layers
+    )
+    total = sum(said.values())
+    if total < h.agree_min_lines:
+        return None
+    realm, count = said.most_common(1)[0]
+    return realm if count / total >= h.agree_min_share else None
+
+
+def takes_home_realm(line: HomeLine) -> bool:
+    """Whether a line may take the realm its home agrees on: know-how that says none itself
+    and is not private."""
+    _, _, _, cued, layer, audience = line
+    return not cued and audience != "private" and layer in _home().know_how_layers

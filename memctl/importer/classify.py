@@ -74,17 +74,14 @@ def settle_realms(
 
 def settle_homes(store: UserStore, files: dict[str, list[Line]]) -> None:
     """After every file of an import is written: the lines of each home's files that serve the
-    home's job (memctl.classify.home) take work, and their sections settle anew (home_realms).
+    home's job (memctl.classify.home) take work, their sections settle anew, and know-how that
+    nothing in its file settles takes the realm the home's know-how agrees on (home_realms).
     Only the entries whose realm this changes are written."""
     homes: dict[str | None, list[str]] = {}
     for path in files:
         homes.setdefault(home.home_of(path), []).append(path)
     rows: list[dict[str, Any]] = []
     for paths in homes.values():
-        if not home.job_words(
-            (None, t, r, c, la, a) for p in paths for _, t, r, c, la, a in files[p]
-        ):
-            continue
         scoped: list[tuple[str, list[home.HomeLine]]] = []
         for p in paths:
             sections = store.sources.sections_of_new(p)

@@ -48,3 +48,48 @@ def test_a_job_in_another_home_lends_nothing(tree, import_json, query):
     import_json(tree({"a/USER.md": TEACHER_USER, "b/MEMORY.md": TEACHER_MEMORY}))
     realm = dict(query("SELECT content, realm FROM entries"))
     assert realm["Lab reports follow the Northfield rubric, a score out of 20"] == "real"
+
+
+PROJECT_ROUND = """---
+name: Round
+type: project
+---
+
+Seed round: 300k committed of 800k, lead investor signed.
+Never share the cap table outside the founders.
+Investor update goes out monthly: MRR, churn, asks.
+Runway is 10 months without the round.
+Fundraising deck v3 lives in the Drive.
+"""
+FEEDBACK_TESTS = """---
+name: Tests
+type: feedback
+---
+
+Integration tests run against a real database container, never mocks.
+"""
+OWN_LIFE = """# USER.md
+- Dana lives in Porto with two cats
+- Prefers replies in English
+"""
+
+
+def test_know_how_its_file_does_not_settle_takes_what_the_homes_know_how_agrees_on(
+    tree, import_json, query, run
+):
+    memory = "claude/projects/-h-code-app/memory"
+    root = tree({
+        f"{memory}/project_round.md": PROJECT_ROUND,
+        f"{memory}/feedback_tests.md": FEEDBACK_TESTS,
+        f"{memory}/user_me.md": OWN_LIFE,
+    })  # fmt: skip
+    import_json(root)
+    realm = dict(query("SELECT content, realm FROM entries"))
+    assert realm["Integration tests run against a real database container, never mocks."] == (
+        "work"
+    )
+    # Facts about the person neither vote nor take the vote.
+    assert realm["Dana lives in Porto with two cats"] == "real"
+    result = run("classify", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changed"] == 0
