@@ -8,6 +8,7 @@ import pytest
 from memctl.classify import classify
 
 USER = "workspace/USER.md"
+MEMORY = "workspace/MEMORY.md"
 
 
 @pytest.mark.parametrize(
@@ -59,3 +60,11 @@ def test_a_company_raising_money_and_its_metrics_is_work(text: str) -> None:
 )
 def test_ones_own_investing_or_a_burn_is_no_company(text: str) -> None:
     assert classify(text, path="workspace/MEMORY.md", section=None).realm != "work", text
+
+
+@pytest.mark.parametrize("section", ["MEMORY > My character", "MEMORY > 角色卡"])
+def test_a_kinship_word_under_a_heading_naming_ones_character_is_the_storys(section: str) -> None:
+    # The fourth set's decision: a player's own character is fictional; "Sister Maren" is a
+    # nun's title in the game, not the user's family.
+    c = classify("- Sister Maren Vale, dwarf paladin, level 5", path=MEMORY, section=section)
+    assert (c.realm, c.audience) == ("fictional", "public")
