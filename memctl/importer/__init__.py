@@ -80,7 +80,10 @@ def import_records(
         report.run_id = store.start_run()
     run = run if run is not None else Run(store)
     run.created_in.clear()  # this call's counts are its own
+    run.lines.clear()
     _import_file(store, origin, list(records), report, run)
+    with store.store.transaction():
+        classify.settle_homes(store, run.lines)
     report.seconds = time.perf_counter() - started
     _finish_run(store, report)
     return report

@@ -67,4 +67,5 @@ def test_a_kinship_word_under_a_heading_naming_ones_character_is_the_storys(sect
     # The fourth set's decision: a player's own character is fictional; "Sister Maren" is a
     # nun's title in the game, not the user's family.
     c = classify("- Sister Maren Vale, dwarf paladin, level 5", path=MEMORY, section=section)
-    assert (c.realm, c.audience) == ("fictional", "public")
+    # …and who the player is in the game: persona, as a character the assistant voices.
+    assert (c.realm, c.audience, c.layer) == ("fictional", "public", "persona")
