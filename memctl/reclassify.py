@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from memctl import changes, supersede
-from memctl.classify import classify, home, home_realms, kin
+from memctl.classify import classify, kin, scope_realms
 from memctl.ingest import frontmatter
 from memctl.store import UserStore
 from memctl.store.fields import FACT_FIELDS, RECLASSIFY_KEEPS, classified_row
@@ -44,31 +44,25 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
             relatives=relatives[first["path"] if first else None],
         )  # fmt: skip
         classified.append((entry, first, c))
-    # What the record or its file said it is bounds the layer, as at import (the hint kept
-    # with the source; read from the file again for sources stored before it was).
-    layers = []
-    for _, first, c in classified:
-        path = first["path"] if first else None
-        hint = first and (first["layer_hint"] or (path and frontmatter.file_hint(path)))
-        layers.append(frontmatter.apply_hint(c.layer, hint or None))
     # As at import, a line that says nothing of its realm takes the one its file or its
-    # section agrees on, where the lines that serve its home's job say work (home_realms).
-    by_home: dict[str | None, dict[str | None, list[int]]] = {}
+    # section agrees on (scope_realms).
+    by_file: dict[str | None, list[int]] = {}
     for n, (_, first, _) in enumerate(classified):
+        by_file.setdefault(first["path"] if first else None, []).append(n)
+    settled: dict[int, str | None] = {}
+    for p, ns in by_file.items():
+        scoped = [(classified[n][0]["content"], classified[n][1], classified[n][2]) for n in ns]
+        found = scope_realms(
+            [(s["section"] if s else None, text, c.realm, c.realm_cued) for text, s, c in scoped], p
+        )
+        settled.update(zip(ns, found, strict=True))
+    for n, (entry, first, c) in enumerate(classified):
         path = first["path"] if first else None
-        by_home.setdefault(home.home_of(path), {}).setdefault(path, []).append(n)
-    lines = [
-        (first["section"] if first else None, entry["content"], c.realm, c.realm_cued, layer,
-         c.audience)
-        for (entry, first, c), layer in zip(classified, layers, strict=True)
-    ]  # fmt: skip
-    settled: dict[int, str] = {}
-    for files in by_home.values():
-        found = home_realms([(p, [lines[n] for n in ns]) for p, ns in files.items()])
-        for ns, realms in zip(files.values(), found, strict=True):
-            settled.update(zip(ns, realms, strict=True))
-    for n, (entry, _, c) in enumerate(classified):
-        realm, layer = settled[n], layers[n]
+        realm = settled[n] or c.realm
+        # What the record or its file said it is bounds the layer, as at import (the hint
+        # kept with the source; read from the file again for sources stored before it was).
+        hint = first and (first["layer_hint"] or (path and frontmatter.file_hint(path)))
+        layer = frontmatter.apply_hint(c.layer, hint or None)
         reasons, status = list(c.reasons), c.status
         if entry["review_reasons"]:
             kept = [r for r in orjson.loads(entry["review_reasons"])

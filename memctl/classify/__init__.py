@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memctl import segment
-from memctl.classify import dates, facts, home, injection, kin, rules
+from memctl.classify import dates, facts, injection, kin, rules
 from memctl.classify.gate import grams
 
 ACTIVE = "active"
@@ -179,37 +179,4 @@ def scope_realms(
     return found
 
 
-def home_realms(
-    files: Sequence[tuple[str | None, Sequence[home.HomeLine]]],
-) -> list[list[str]]:
-    """The realm each line of one home's files (path, its lines) ends with: its own when it
-    says one, else its section's or file's (scope_realms), where the lines that serve the
-    home's job (memctl.classify.home) count as lines that say work.
-
-    A know-how line that nothing in its file settles takes the realm the home's know-how
-    lines agree on (home.agreed). Without a job statement or such agreement in the home, this
-    is scope_realms file by file.
-    """
-    marked = home.with_job([lines for _, lines in files])
-    # What the home's know-how agrees on, for the lines nothing in their own file settles. A
-    # global instructions file (~/.codex/AGENTS.md) holds every project's rules: it neither
-    # votes nor takes the vote (guideline 19, as in file_realm).
-    own = [path is None or "global" not in rules.file_roles(path) for path, _ in files]
-    agreed = home.agreed(
-        line for lines, ok in zip(marked, own, strict=True) if ok for line in lines
-    )
-    found = []
-    for (path, _), lines, ok in zip(files, marked, own, strict=True):
-        scoped = scope_realms([(s, t, r, c) for s, t, r, c, _, _ in lines], path)
-        found.append(
-            [
-                realm or (agreed if ok and agreed and home.takes_home_realm(line) else line[2])
-                for line, realm in zip(lines, scoped, strict=True)
-            ]
-        )
-    return found
-
-
-__all__ = [
-    "ACTIVE", "PENDING", "Classification", "classify", "file_realm", "home_realms", "scope_realms",
-]  # fmt: skip
+__all__ = ["ACTIVE", "PENDING", "Classification", "classify", "file_realm", "scope_realms"]

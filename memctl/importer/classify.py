@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from memctl import supersede
-from memctl.classify import classify, home, home_realms, kin, scope_realms
+from memctl.classify import classify, kin, scope_realms
 from memctl.importer import accept
 from memctl.importer.accept import Accepted
 from memctl.importer.batch import Batch
@@ -57,10 +57,6 @@ def classified(job: Job) -> dict[str, Any]:
     return fields
 
 
-# A new entry's id, text, realm, whether its line said the realm, layer and audience.
-Line = tuple[int, str, str, bool, str, str]
-
-
 def settle_realms(
     store: UserStore, lines: list[tuple[int, str, str, bool]], path: str | None = None
 ) -> None:
@@ -76,38 +72,3 @@ def settle_realms(
             if realm is not None and was != realm
         ]
     )
-
-
-def settle_homes(store: UserStore, files: dict[str, list[Line]]) -> None:
-    """After every file of an import is written: the lines of each home's files that serve the
-    home's job (memctl.classify.home) take work, their sections settle anew, and know-how that
-    nothing in its file settles takes the realm the home's know-how agrees on (home_realms).
-    Only the entries whose realm this changes are written."""
-    homes: dict[str | None, list[str]] = {}
-    for path in files:
-        homes.setdefault(home.home_of(path), []).append(path)
-    rows: list[dict[str, Any]] = []
-    for paths in homes.values():
-        scoped: list[tuple[str, list[home.HomeLine]]] = []
-        for p in paths:
-            sections = store.sources.sections_of_new(p)
-            scoped.append(
-                (p, [(sections.get(i), t, r, c, la, a) for i, t, r, c, la, a in files[p]])
-            )
-        # What settle_realms left, file by file, and what the home's job makes of it.
-        before = [
-            [realm or line[2] for line, realm in zip(lines, _scoped(lines, p), strict=True)]
-            for p, lines in scoped
-        ]
-        after = home_realms(scoped)
-        for p, was, now in zip(paths, before, after, strict=True):
-            rows.extend(
-                {"id": line[0], "realm": realm, **supersede.fact_fields(line[1], realm)}
-                for line, old, realm in zip(files[p], was, now, strict=True)
-                if realm != old
-            )
-    store.entries.amend_new(rows)
-
-
-def _scoped(lines: list[home.HomeLine], path: str) -> list[str | None]:
-    return scope_realms([(s, t, r, c) for s, t, r, c, _, _ in lines], path)

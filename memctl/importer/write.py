@@ -76,13 +76,11 @@ def sources(
 
 def classified(
     store: UserStore, batch: Batch, shared: Shared[classify.Job, dict[str, Any]]
-) -> list[classify.Line]:
+) -> None:
     """The classified entries, chunk by chunk as the worker sends them; then the file's realm
-    for the lines that name none. Returns the new lines, for the import's homes
-    (classify.settle_homes)."""
+    for the lines that name none."""
     todo = batch.to_classify
     realms: list[tuple[int, str, str, bool]] = []  # id, content, realm, cued
-    lines: list[classify.Line] = []
     for start, results in shared.results():  # those merged at birth were dropped
         chunk = todo[start : start + len(results)]
         kept = [
@@ -94,14 +92,8 @@ def classified(
             (batch.planned[a.norm_hash], a.content, f["realm"], f[classify.REALM_CUED])
             for a, f in kept
         )
-        lines.extend(
-            (batch.planned[a.norm_hash], a.content, f["realm"], f[classify.REALM_CUED],
-             f["layer"], f["audience"])
-            for a, f in kept
-        )  # fmt: skip
         store.add_entries(entry_row(a, batch.planned[a.norm_hash], None, f) for a, f in kept)
     classify.settle_realms(store, realms, batch.path)
-    return lines
 
 
 def entry_row(
