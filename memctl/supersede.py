@@ -22,6 +22,7 @@ reinstated.
 
 from __future__ import annotations
 
+import functools
 from bisect import insort
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -521,11 +522,17 @@ def _conflict(user: UserStore, entry: Entry, rival: Entry, who: str) -> None:
 
 def _when(entry: Entry) -> tuple[str, int]:
     """When the entry's fact was stated, as a sortable UTC text (then its id, for ties)."""
-    raw = str(entry["ts"] or entry.get("created_at") or "")
+    return (_utc(str(entry["ts"] or entry.get("created_at") or "")), int(entry["id"]))
+
+
+@functools.lru_cache(maxsize=65536)
+def _utc(raw: str) -> str:
+    """An ISO time as sortable UTC text (the text itself when it is no ISO time). Cached: a
+    chain compares the same few times over and over (perf4 profiled 18 parses per supersede)."""
     try:
         moment = datetime.fromisoformat(raw)
     except ValueError:
-        return (raw, int(entry["id"]))
+        return raw
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return (moment.strftime("%Y-%m-%dT%H:%M:%S.%f"), int(entry["id"]))
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")
