@@ -40,6 +40,8 @@ FLOORS = {"precision": 0.91, "recall": 0.99, "layer": 0.675, "realm": 0.875, "au
 FLOORS2 = {"precision": 0.945, "recall": 0.99, "layer": 0.79, "realm": 0.78, "audience": 0.90}
 # The third held-out half (test3), scored for the first time after the round tuned on dev3.
 FLOORS3 = {"precision": 0.93, "recall": 0.965, "layer": 0.805, "realm": 0.72, "audience": 0.90}
+# The fourth (test4): as first scored, no rule tuned on dev4 kept (the round that was is reverted).
+FLOORS4 = {"precision": 0.96, "recall": 0.99, "layer": 0.705, "realm": 0.55, "audience": 0.885}
 
 
 def test_label_files_match_the_split() -> None:
@@ -200,8 +202,9 @@ def test_test2_half_reaches_its_floors() -> None:
 
 
 @pytest.mark.slow
-def test_test3_half_reaches_its_floors() -> None:
-    result = score("test3")
+@pytest.mark.parametrize(("half", "floors"), [("test3", FLOORS3), ("test4", FLOORS4)])
+def test_later_held_out_halves_reach_their_floors(half: str, floors: dict[str, float]) -> None:
+    result = score(half)
     assert result["missing_files"] == 0 and result["files"] > 0
-    low = {name: result[name] for name, floor in FLOORS3.items() if result[name] < floor}
-    assert not low, f"below the floors {FLOORS3}: {low}"
+    low = {name: result[name] for name, floor in floors.items() if result[name] < floor}
+    assert not low, f"{half} below the floors {floors}: {low}"
