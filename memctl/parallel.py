@@ -4,12 +4,13 @@ Import accepts and classifies every record (~15 and ~85 µs each) while it also 
 near-duplicate engine and writes, and these machines have two cores. `Shared` forks a worker
 that takes chunks from the front of the batch as soon as it exists; the caller goes on with its
 own work, then iterates `results`, which takes chunks from the back until the two meet. Neither
-waits idle for the other, and the caller may skip items it has learned it no longer needs
+waits idle for the other, and the caller may drop items it has learned it no longer needs
 (entries merged away at birth), which the worker, started earlier, could not know.
 
     shared = Shared(jobs, classify_one)       # the worker starts now
     ...                                       # the caller's own work
-    for start, chunk in shared.results(skip={3, 8}):
+    shared.drop([3, 8])                       # no longer needed: passed over from now on
+    for start, chunk in shared.results():
         ...                                   # chunk[i] is jobs[start + i]'s result
 
 The worker dies with the caller (a killed import leaves no orphan holding a lock), and the
@@ -29,7 +30,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -135,21 +136,18 @@ class Shared(Generic[T, R]):
         for i in items:
             self._dropped[i] = 1
 
-    def results(self, skip: Container[int] = frozenset()) -> Iterator[tuple[int, list[R | None]]]:
+    def results(self) -> Iterator[tuple[int, list[R | None]]]:
         """(index of its first item, results) per chunk, in no fixed order, each chunk once.
 
-        The caller's share is computed here, chunk by chunk from the back; items in `skip` that
-        the caller takes get None. Between its own chunks it yields the worker's finished ones,
+        The caller's share is computed here, chunk by chunk from the back; dropped items (see
+        `drop`) it takes get None. Between its own chunks it yields the worker's finished ones,
         so whatever the caller does with a chunk also overlaps the worker's computing.
         """
         dropped = self._dropped
         if self._proc is None:
             yield (
                 0,
-                [
-                    None if i in skip or i in dropped else self._fn(x)
-                    for i, x in enumerate(self._items)
-                ],
+                [None if i in dropped else self._fn(x) for i, x in enumerate(self._items)],
             )
             return
         try:
@@ -158,10 +156,7 @@ class Shared(Generic[T, R]):
                 chunk = self._chunk(index)
                 yield (
                     start,
-                    [
-                        None if start + i in skip or dropped[start + i] else self._fn(x)
-                        for i, x in enumerate(chunk)
-                    ],
+                    [None if dropped[start + i] else self._fn(x) for i, x in enumerate(chunk)],
                 )
                 yield from self._received(wait=False)
             yield from self._received(wait=True)

@@ -23,9 +23,10 @@ def slow_square(x: int) -> int:
     return x * x
 
 
-def collect(shared: Shared[int, int], skip: frozenset[int] = frozenset()) -> list[int | None]:
+def collect(shared: Shared[int, int], drop: frozenset[int] = frozenset()) -> list[int | None]:
+    shared.drop(drop)
     out: dict[int, int | None] = {}
-    for start, results in shared.results(skip):
+    for start, results in shared.results():
         for offset, result in enumerate(results):
             assert start + offset not in out, "an item came back twice"
             out[start + offset] = result
@@ -47,14 +48,14 @@ def test_the_worker_and_the_caller_both_take_chunks() -> None:
     assert shared._proc is None  # closed: no worker left behind
 
 
-def test_skipped_items_the_caller_takes_are_none_the_rest_are_computed() -> None:
+def test_dropped_items_not_yet_reached_are_none_the_rest_are_computed() -> None:
     items = list(range(1_000))
-    skip = frozenset(range(0, 1_000, 7))
-    results = collect(Shared(items, square, chunk=50), skip)
+    drop = frozenset(range(0, 1_000, 7))
+    results = collect(Shared(items, square, chunk=50), drop)
     for i, result in enumerate(results):
-        assert result in ((None, i * i) if i in skip else (i * i,))
-    assert collect(Shared(items, square, fork=False), skip) == [
-        None if i in skip else i * i for i in items
+        assert result in ((None, i * i) if i in drop else (i * i,))
+    assert collect(Shared(items, square, fork=False), drop) == [
+        None if i in drop else i * i for i in items
     ]
 
 
@@ -80,8 +81,9 @@ def dies_on_300(x: int) -> int:
 def test_a_worker_that_dies_is_reported_not_waited_for() -> None:
     shared = Shared(list(range(1_000)), dies_on_300, chunk=10)
     time.sleep(0.3)
+    shared.drop(range(1_000))  # the caller computes none of them (nor dies on 300 itself)
     with pytest.raises(WorkerFailed, match="exited with code 9"):
-        list(shared.results(frozenset(range(1_000))))
+        list(shared.results())
 
 
 def big_then_killed(x: int) -> str:
