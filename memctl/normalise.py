@@ -7,6 +7,7 @@ entries hashed under an older scheme can be found and re-hashed instead of silen
 from __future__ import annotations
 
 import hashlib
+import itertools
 import unicodedata
 from functools import cache
 
@@ -23,7 +24,7 @@ def _fold_table() -> dict[int, None]:
     """
     table: dict[int, None] = {}
     category = unicodedata.category
-    for cp in _SCANNED:
+    for cp in itertools.chain(*_SCANNED):
         kind = category(chr(cp))
         if kind[0] in "PZ" or kind in ("Cc", "Cf"):
             table[cp] = None
@@ -33,7 +34,7 @@ def _fold_table() -> dict[int, None]:
 # The planes that hold such code points: 0-3 and 14 (tags). Planes 4-13 are unassigned and
 # 15-16 private use; not scanning them makes the table 3x quicker to build, once per process
 # of every import (tests/test_normalise.py checks the planes left out against the database).
-_SCANNED = (*range(0x40000), *range(0xE0000, 0xF0000))
+_SCANNED = (range(0x40000), range(0xE0000, 0xF0000))  # ranges: nothing built at import
 
 
 def warm() -> None:

@@ -123,7 +123,7 @@ def test_the_fold_table_misses_no_code_point_of_the_planes_it_does_not_scan() ->
 
     from memctl.normalise import _SCANNED, _fold_table
 
-    scanned = set(_SCANNED)
+    scanned = {cp for plane in _SCANNED for cp in plane}
     folded = {
         cp
         for cp in range(sys.maxunicode + 1)
