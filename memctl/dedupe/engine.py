@@ -355,7 +355,7 @@ class Engine:
                 x[block].tolist(), y[block].tolist(), scores[block].tolist(), strict=True
             ):
                 if find(a) != find(b):
-                    self._union_checked(a, b, JACCARD, score, "bigram Jaccard {score:.2f}")
+                    self._union_checked(a, b, JACCARD, score, "bigram Jaccard {score}")
 
     def _simhash_layer(self, todo: list[int], recored: list[int]) -> None:
         """SimHash distance <= k between records sharing at least the floor of their bigrams.
@@ -439,7 +439,7 @@ class Engine:
         loser, winner = groups.union(a, b)  # type: ignore[misc]
         via, partner = (a, b) if loser == ra else (b, a)
         ids = self._ids
-        what = what.format(score=score)
+        what = what.replace("{score}", f"{score:.2f}")  # never str.format: no text is a template
         why = (
             f"{what} with #{ids[partner]}"
             if via == loser
