@@ -10,7 +10,7 @@ source whose entry was merged away counts too, and its entry is followed along `
 survivor for layer, realm, audience and status.
 
     python -m tests.quality.score [dev|test|dev2|test2|dev3|test3|dev4|test4|dev+dev2] [--json]
-                                  [--misses [kind|layer|realm|audience|all]]
+                                  [--misses [kind|layer|realm|audience|all]] [--whole-home]
 """
 
 from __future__ import annotations
@@ -201,9 +201,15 @@ def compare(rows: list[dict[str, Any]], found: dict[int, Predicted]) -> Tally:
     return tally
 
 
-def score(half: str, samples: Path | None = None) -> dict[str, Any]:
+def score(half: str, samples: Path | None = None, *, whole_home: bool = False) -> dict[str, Any]:
     """Import every labelled file of `half` and compare; files under an absent samples folder
-    are left out (and counted in `missing_files`)."""
+    are left out (and counted in `missing_files`).
+
+    `whole_home`: import each agent folder whole, as a user would (the files of the other halves
+    beside the half's own, their text only), and still score only the half's lines. Without it
+    a half's files are imported alone, so evidence one file of a home gives about another (what
+    the user does, in USER.md) is missing whenever the split put the two in different halves.
+    """
     samples = samples or samples_dir()
     labels = load_labels(half)
     groups: dict[str, list[str]] = defaultdict(list)
@@ -213,6 +219,12 @@ def score(half: str, samples: Path | None = None) -> dict[str, Any]:
             groups[group_of(key)].append(key)
         else:
             missing += 1
+    beside: dict[str, list[str]] = defaultdict(list)  # the home's files of other halves
+    if whole_home:
+        for key in split():
+            home = group_of(key)
+            if home in groups and key not in labels and source_path(key, samples).is_file():
+                beside[home].append(key)
     total = Tally()
     dups: Counter = Counter()
     folders: dict[str, Any] = {}
@@ -220,7 +232,8 @@ def score(half: str, samples: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="memctl-gold-") as tmp:
         for index, (group, keys) in enumerate(sorted(groups.items())):
             paths = [source_path(key, samples) for key in keys]
-            found, statuses = import_group(paths, Path(tmp) / f"{index}.db")
+            context = [source_path(key, samples) for key in beside[group]]
+            found, statuses = import_group(sorted(paths + context), Path(tmp) / f"{index}.db")
             folder = Tally()
             by_key: dict[tuple[str, int], Predicted] = {}
             for key, path in zip(keys, paths, strict=True):
@@ -238,6 +251,7 @@ def score(half: str, samples: Path | None = None) -> dict[str, Any]:
             }
     return {
         "half": half,
+        "whole_home": whole_home,
         "files": sum(len(keys) for keys in groups.values()),
         "missing_files": missing,
         **total.figures(),
@@ -369,8 +383,13 @@ def main(argv: list[str] | None = None) -> int:
         choices=("kind", *FIELDS, "all"),
         help="also list the wrong lines: memory or not (the default), one field, or all",
     )
+    parser.add_argument(
+        "--whole-home",
+        action="store_true",
+        help="import each home with its files of the other halves too (scoring only this half's)",
+    )
     args = parser.parse_args(argv)
-    result = score(args.half)
+    result = score(args.half, whole_home=args.whole_home)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return 0

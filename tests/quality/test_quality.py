@@ -175,6 +175,31 @@ def test_fixtures_alone_are_scored(tmp_path: Path) -> None:
     assert result["gold_memories"] > 0 and result["recall"] is not None
 
 
+@pytest.mark.slow
+def test_whole_home_imports_the_other_halves_files_but_scores_only_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--whole-home: a home's files of the other half are imported beside the half's, as a user
+    imports the whole folder; their lines are not scored."""
+    import score as scorer
+
+    imported: list[list[Path]] = []
+    real = scorer.import_group
+
+    def spy(paths: list[Path], db: Path) -> Any:
+        imported.append(paths)
+        return real(paths, db)
+
+    monkeypatch.setattr(scorer, "import_group", spy)
+    alone = score("test4")
+    whole = score("test4", whole_home=True)
+    teacher = [p for group in imported for p in group if "openclaw-teacher-4" in str(p)]
+    names = {p.name for p in teacher}
+    assert "USER.md" in names and "2026-11-24.md" in names  # dev4's USER.md beside test4's note
+    assert whole["files"] == alone["files"] and whole["gold_memories"] == alone["gold_memories"]
+    assert whole["whole_home"] and not alone["whole_home"]
+
+
 @pytest.fixture(scope="module")
 def scored_test_half() -> dict[str, Any]:
     if not samples_dir().is_dir():
