@@ -121,6 +121,13 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
 def scope_realms(
     lines: Sequence[tuple[str | None, str, str, bool]], path: str | None = None
 ) -> list[str | None]:
+    """The realm each of a file's lines takes if it says none itself (see `scopes`)."""
+    return [realm for realm, _ in scopes(lines, path)]
+
+
+def scopes(
+    lines: Sequence[tuple[str | None, str, str, bool]], path: str | None = None
+) -> list[tuple[str | None, bool]]:
     """The realm each of a file's lines (section, text, realm, realm_cued) takes if it says
     none itself: its file's (file_realm), else its section's; None where nothing settles it.
 
@@ -132,14 +139,15 @@ def scope_realms(
     parent heading's. The file's role counts as in file_realm: a project file's real-life
     lines say nothing of whose its code is, a global one settles nothing — unless one of its
     lines says the project is the user's own ("my own open-source project", guideline 19):
-    then its rules are the user's own life. Thresholds: section_realm_*.
+    then its rules are the user's own life. Thresholds: section_realm_*. Each realm comes
+    with whether its section's lines settled it (not its file's, nor the line's own).
     """
     t = rules.lexicon().thresholds
     roles = rules.file_roles(path) if path is not None else frozenset()
     if "global" in roles:
-        return [None] * len(lines)
+        return [(None, False)] * len(lines)
     if "project" in roles and any(OWN_PROJECT in rules.text_roles(text) for _, text, _, _ in lines):
-        return [None if cued else "real" for _, _, _, cued in lines]
+        return [(None if cued else "real", False) for _, _, _, cued in lines]
     file = file_realm(((realm, cued) for _, _, realm, cued in lines), path)
     said: dict[str, Counter[str]] = {}  # a section's own lines
     below: dict[str, Counter[str]] = {}  # a section's and its subsections' lines
@@ -168,15 +176,17 @@ def scope_realms(
         return file
 
     known: dict[str, str | None] = {}
-    found = []
+    found: list[tuple[str | None, bool]] = []
     for section, _, _, cued in lines:
         if cued or not section or file is not None:
-            found.append(None if cued else file)
+            found.append((None if cued else file, False))
             continue
         if section not in known:
             known[section] = settled(section)
-        found.append(known[section])
+        found.append((known[section], known[section] is not None))
     return found
 
 
-__all__ = ["ACTIVE", "PENDING", "Classification", "classify", "file_realm", "scope_realms"]
+__all__ = [
+    "ACTIVE", "PENDING", "Classification", "classify", "file_realm", "scope_realms", "scopes",
+]  # fmt: skip
