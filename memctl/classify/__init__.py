@@ -140,7 +140,8 @@ def scopes(
     lines say nothing of whose its code is, a global one settles nothing — unless one of its
     lines says the project is the user's own ("my own open-source project", guideline 19):
     then its rules are the user's own life. Thresholds: section_realm_*. Each realm comes
-    with whether its section's lines settled it (not its file's, nor the line's own).
+    with whether the lines of its section (or of a heading above) settled it, not its file's
+    nor only its sibling sections' under a title.
     """
     t = rules.lexicon().thresholds
     roles = rules.file_roles(path) if path is not None else frozenset()
@@ -158,24 +159,26 @@ def scopes(
             for n in range(1, len(heads) + 1):
                 below.setdefault(" > ".join(heads[:n]), Counter())[realm] += 1
 
-    def settled(section: str) -> str | None:
+    def settled(section: str) -> tuple[str | None, bool]:
         heads = section.split(" > ")
         own = True
         while heads:
             # A heading above with lines of its own speaks by them; one with none (a day's
             # title over its sections) by the lines of its subsections.
             key = " > ".join(heads)
-            if votes := said.get(key) or (None if own else below.get(key)):
+            mine = said.get(key)
+            if votes := mine or (None if own else below.get(key)):
                 realm, count = votes.most_common(1)[0]
                 total = sum(votes.values())
                 enough = total >= t["section_realm_min_lines"]
                 if enough and count / total >= t["section_realm_min_share"]:
-                    return realm
+                    # A section's own lines settled it, or only its neighbours' (a title's).
+                    return realm, bool(mine)
             heads.pop()
             own = False
-        return file
+        return file, False
 
-    known: dict[str, str | None] = {}
+    known: dict[str, tuple[str | None, bool]] = {}
     found: list[tuple[str | None, bool]] = []
     for section, _, _, cued in lines:
         if cued or not section or file is not None:
@@ -183,7 +186,7 @@ def scopes(
             continue
         if section not in known:
             known[section] = settled(section)
-        found.append((known[section], known[section] is not None))
+        found.append(known[section])
     return found
 
 
