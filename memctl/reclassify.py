@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from memctl import changes, supersede
-from memctl.classify import Classification, classify, kin, scope_realms
+from memctl.classify import Classification, classify, home, kin, scopes
 from memctl.ingest import frontmatter
 from memctl.store import UserStore
 from memctl.store.fields import FACT_FIELDS, RECLASSIFY_KEEPS, classified_row
@@ -33,18 +33,34 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     for entry in user.entries(["active", "pending_review"]):
         first = next(iter(user.sources(entry["id"])), None)
         by_file.setdefault(first["path"] if first else None, []).append((entry, first))
+    # Then, as at import, the know-how of a home that serves the user's job takes work
+    # (memctl.classify.home), from the evidence of all the home's live entries.
+    settled: list[tuple[dict[str, Any], dict[str, Any] | None, Classification, str]] = []
+    homes: dict[str | None, home.Evidence] = {}
+    texts: dict[int, str] = {}
     for path, live in by_file.items():
         relatives = kin.names(entry["content"] for entry, _ in live)
         found = [(entry, first, _classify(entry, first, relatives)) for entry, first in live]
-        realms = scope_realms(
+        realms = scopes(
             [
                 (s["section"] if s else None, e["content"], c.realm, c.realm_cued)
                 for e, s, c in found
             ],
             path,
         )
-        for (entry, first, c), scoped in zip(found, realms, strict=True):
-            planned.extend(_change(entry, first, c, scoped or c.realm, decided))
+        lines = []
+        for (entry, first, c), (scoped, by_section) in zip(found, realms, strict=True):
+            realm = scoped or c.realm
+            settled.append((entry, first, c, realm))
+            lines.append(_line(entry, c, _layer(first, c), realm, by_section))
+            texts[entry["id"]] = entry["content"]
+        homes.setdefault(home.home_of(path), home.Evidence()).add(path, lines)
+    to_work = {
+        i for evidence in homes.values() if evidence.serves_job(texts) for i in evidence.candidates
+    }
+    for entry, first, c, realm in settled:
+        realm = home.WORK if entry["id"] in to_work else realm
+        planned.extend(_change(entry, first, c, realm, decided))
     if not dry_run and planned:
         with user.store.transaction():
             for item in planned:
@@ -53,6 +69,30 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
                 fact_changed = bool({"fact_key", "fact_value"} & item["after"].keys())
                 supersede.settle(user, item["id"], was, fact_changed=fact_changed, who="memctl")
     return planned
+
+
+def _line(
+    entry: dict[str, Any], c: Classification, layer: str, realm: str, by_section: bool
+) -> home.Line:
+    """An entry as its file's realms settle it, for its home (as importer.classify.settling
+    and settle_realms give it at import)."""
+    # Whether it keeps a fact matters only for a line that may take the home's job.
+    fact = (
+        not c.realm_cued
+        and realm == home.REAL
+        and supersede.fact_fields(entry["content"], realm)["fact_key"] is not None
+    )
+    return home.Line(
+        entry["id"], entry["content"], realm, c.realm_cued, layer, c.audience, fact, by_section
+    )
+
+
+def _layer(first: dict[str, Any] | None, c: Classification) -> str:
+    """The layer, bounded by what the record or its file said it is, as at import (the hint
+    kept with the source; read from the file again for sources stored before it was)."""
+    path = first["path"] if first else None
+    hint = first and (first["layer_hint"] or (path and frontmatter.file_hint(path)))
+    return frontmatter.apply_hint(c.layer, hint or None)
 
 
 def _classify(
@@ -73,11 +113,7 @@ def _change(
     decided: dict[int, set[str]],
 ) -> list[dict[str, Any]]:
     """What re-classifying `entry` as `c` (its realm settled to `realm`) changes, if anything."""
-    path = first["path"] if first else None
-    # What the record or its file said it is bounds the layer, as at import (the hint
-    # kept with the source; read from the file again for sources stored before it was).
-    hint = first and (first["layer_hint"] or (path and frontmatter.file_hint(path)))
-    layer = frontmatter.apply_hint(c.layer, hint or None)
+    layer = _layer(first, c)
     reasons, status = list(c.reasons), c.status
     if entry["review_reasons"]:
         kept = [r for r in orjson.loads(entry["review_reasons"])

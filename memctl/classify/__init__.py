@@ -121,6 +121,13 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
 def scope_realms(
     lines: Sequence[tuple[str | None, str, str, bool]], path: str | None = None
 ) -> list[str | None]:
+    """The realm each of a file's lines takes if it says none itself (see `scopes`)."""
+    return [realm for realm, _ in scopes(lines, path)]
+
+
+def scopes(
+    lines: Sequence[tuple[str | None, str, str, bool]], path: str | None = None
+) -> list[tuple[str | None, bool]]:
     """The realm each of a file's lines (section, text, realm, realm_cued) takes if it says
     none itself: its file's (file_realm), else its section's; None where nothing settles it.
 
@@ -132,14 +139,16 @@ def scope_realms(
     parent heading's. The file's role counts as in file_realm: a project file's real-life
     lines say nothing of whose its code is, a global one settles nothing — unless one of its
     lines says the project is the user's own ("my own open-source project", guideline 19):
-    then its rules are the user's own life. Thresholds: section_realm_*.
+    then its rules are the user's own life. Thresholds: section_realm_*. Each realm comes
+    with whether the lines of its section (or of a heading above) settled it, not its file's
+    nor only its sibling sections' under a title.
     """
     t = rules.lexicon().thresholds
     roles = rules.file_roles(path) if path is not None else frozenset()
     if "global" in roles:
-        return [None] * len(lines)
+        return [(None, False)] * len(lines)
     if "project" in roles and any(OWN_PROJECT in rules.text_roles(text) for _, text, _, _ in lines):
-        return [None if cued else "real" for _, _, _, cued in lines]
+        return [(None if cued else "real", False) for _, _, _, cued in lines]
     file = file_realm(((realm, cued) for _, _, realm, cued in lines), path)
     said: dict[str, Counter[str]] = {}  # a section's own lines
     below: dict[str, Counter[str]] = {}  # a section's and its subsections' lines
@@ -150,28 +159,30 @@ def scope_realms(
             for n in range(1, len(heads) + 1):
                 below.setdefault(" > ".join(heads[:n]), Counter())[realm] += 1
 
-    def settled(section: str) -> str | None:
+    def settled(section: str) -> tuple[str | None, bool]:
         heads = section.split(" > ")
         own = True
         while heads:
             # A heading above with lines of its own speaks by them; one with none (a day's
             # title over its sections) by the lines of its subsections.
             key = " > ".join(heads)
-            if votes := said.get(key) or (None if own else below.get(key)):
+            mine = said.get(key)
+            if votes := mine or (None if own else below.get(key)):
                 realm, count = votes.most_common(1)[0]
                 total = sum(votes.values())
                 enough = total >= t["section_realm_min_lines"]
                 if enough and count / total >= t["section_realm_min_share"]:
-                    return realm
+                    # A section's own lines settled it, or only its neighbours' (a title's).
+                    return realm, bool(mine)
             heads.pop()
             own = False
-        return file
+        return file, False
 
-    known: dict[str, str | None] = {}
-    found = []
+    known: dict[str, tuple[str | None, bool]] = {}
+    found: list[tuple[str | None, bool]] = []
     for section, _, _, cued in lines:
         if cued or not section or file is not None:
-            found.append(None if cued else file)
+            found.append((None if cued else file, False))
             continue
         if section not in known:
             known[section] = settled(section)
@@ -179,4 +190,6 @@ def scope_realms(
     return found
 
 
-__all__ = ["ACTIVE", "PENDING", "Classification", "classify", "file_realm", "scope_realms"]
+__all__ = [
+    "ACTIVE", "PENDING", "Classification", "classify", "file_realm", "scope_realms", "scopes",
+]  # fmt: skip

@@ -58,6 +58,8 @@ def import_paths(
             _import_file(store, path, items, report, run)
     if progress:
         progress(len(files), len(files), "")
+    with store.store.transaction():
+        classify.settle_homes(store, run.homes)
     report.seconds = time.perf_counter() - started
     _finish_run(store, report)
     return report
@@ -78,7 +80,10 @@ def import_records(
         report.run_id = store.start_run()
     run = run if run is not None else Run(store)
     run.created_in.clear()  # this call's counts are its own
+    run.homes.clear()
     _import_file(store, origin, list(records), report, run)
+    with store.store.transaction():
+        classify.settle_homes(store, run.homes)
     report.seconds = time.perf_counter() - started
     _finish_run(store, report)
     return report
@@ -112,6 +117,8 @@ class Run:
     chains: supersede.Chains = field(default_factory=dict)
     # The store as the run's last file left it (highest entry, signature and change ids).
     left: tuple[int, int, int] | None = None
+    # What each home's files said so far of its job (importer.classify.settle_homes).
+    homes: classify.Homes = field(default_factory=dict)
 
     def current(self) -> bool:
         """Whether the store is as this run left it (no entry, signature or change since,
@@ -154,7 +161,7 @@ def _import_file(
             run.seen.update(batch.planned)
             write.unclassified(store, batch, engine, ids)
             write.sources(store, batch, run.seen, report.run_id, now_iso())
-            write.classified(store, batch, shared)
+            classify.gather(run.homes, str(path), write.classified(store, batch, shared))
         finally:
             shared.close()
         created = [run.seen[h] for h in batch.new if run.seen[h] not in batch.born_merged]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from memctl import supersede
-from memctl.classify import classify, kin, scope_realms
+from memctl.classify import classify, home, kin, scopes
 from memctl.importer import accept
 from memctl.importer.accept import Accepted
 from memctl.importer.batch import Batch
@@ -57,18 +57,61 @@ def classified(job: Job) -> dict[str, Any]:
     return fields
 
 
+# A new entry as its file's realms are settled: id, text, realm, whether its line said the
+# realm, layer, audience and whether it keeps a fact about the user.
+Settling = tuple[int, str, str, bool, str, str, bool]
+
+
+def settling(entry_id: int, content: str, fields: dict[str, Any]) -> Settling:
+    return (
+        entry_id, content, fields["realm"], fields[REALM_CUED], fields["layer"],
+        fields["audience"], fields["fact_key"] is not None,
+    )  # fmt: skip
+
+
 def settle_realms(
-    store: UserStore, lines: list[tuple[int, str, str, bool]], path: str | None = None
-) -> None:
-    """A file's new lines (id, text, realm, cued) that say nothing of their realm take the one
-    their section's or their file's lines agree on (see scope_realms)."""
+    store: UserStore, lines: list[Settling], path: str | None = None
+) -> list[home.Line]:
+    """A file's new lines that say nothing of their realm take the one their section's or
+    their file's lines agree on (see scope_realms). Returns the lines as settled, for their
+    home (settle_homes)."""
     # Sources are written before this runs.
     sections = store.sources.sections_of_new(path) if path is not None else {}
-    realms = scope_realms([(sections.get(i), t, r, cued) for i, t, r, cued in lines], path)
-    store.entries.amend_new(
-        [
-            {"id": i, "realm": realm, **supersede.fact_fields(text, realm)}
-            for (i, text, was, _), realm in zip(lines, realms, strict=True)
-            if realm is not None and was != realm
-        ]
-    )
+    found = scopes([(sections.get(i), t, r, cued) for i, t, r, cued, *_ in lines], path)
+    settled, amended = [], []
+    for (i, text, was, cued, layer, audience, fact), (realm, by_section) in zip(
+        lines, found, strict=True
+    ):
+        if realm is not None and was != realm:
+            facts = supersede.fact_fields(text, realm)
+            amended.append({"id": i, "realm": realm, **facts})
+            fact = facts["fact_key"] is not None
+        settled.append(home.Line(i, text, realm or was, cued, layer, audience, fact, by_section))
+    store.entries.amend_new(amended)
+    return settled
+
+
+# The evidence of each home an import's files belong to (memctl.classify.home.home_of).
+Homes = dict[str | None, home.Evidence]
+
+
+def gather(homes: Homes, path: str, lines: list[home.Line]) -> None:
+    """A file's settled lines counted for its home (ids and counts; text only of a job
+    statement), so that nothing of a big import's text is kept across its files."""
+    homes.setdefault(home.home_of(path), home.Evidence()).add(path, lines)
+
+
+def settle_homes(store: UserStore, homes: Homes) -> None:
+    """After every file of an import is written: the know-how of each home that serves the
+    user's job (memctl.classify.home) and says no realm of its own takes work. The candidates'
+    texts are read back, file by file, only for a home that states a job."""
+    rows: list[dict[str, Any]] = []
+    for evidence in homes.values():
+        if not evidence.jobs or not evidence.candidates:
+            continue
+        texts: dict[int, str] = {}
+        for path in evidence.paths:
+            texts.update(store.sources.texts_of_new(path))
+        if evidence.serves_job(texts):
+            rows.extend({"id": i, "realm": home.WORK} for i in evidence.candidates)
+    store.entries.amend_new(rows)

@@ -76,11 +76,11 @@ def sources(
 
 def classified(
     store: UserStore, batch: Batch, shared: Shared[classify.Job, dict[str, Any]]
-) -> None:
+) -> list[classify.home.Line]:
     """The classified entries, chunk by chunk as the worker sends them; then the file's realm
-    for the lines that name none."""
+    for the lines that name none. Returns the lines as settled, for their home."""
     todo = batch.to_classify
-    realms: list[tuple[int, str, str, bool]] = []  # id, content, realm, cued
+    realms: list[classify.Settling] = []
     for start, results in shared.results():  # those merged at birth were dropped
         chunk = todo[start : start + len(results)]
         kept = [
@@ -88,12 +88,9 @@ def classified(
             for a, fields in zip(chunk, results, strict=True)
             if not batch.merged_at_birth(a) and fields is not None
         ]
-        realms.extend(
-            (batch.planned[a.norm_hash], a.content, f["realm"], f[classify.REALM_CUED])
-            for a, f in kept
-        )
+        realms.extend(classify.settling(batch.planned[a.norm_hash], a.content, f) for a, f in kept)
         store.add_entries(entry_row(a, batch.planned[a.norm_hash], None, f) for a, f in kept)
-    classify.settle_realms(store, realms, batch.path)
+    return classify.settle_realms(store, realms, batch.path)
 
 
 def entry_row(

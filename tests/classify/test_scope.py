@@ -201,3 +201,26 @@ def test_how_to_speak_to_the_person_is_their_relationship_with_the_assistant() -
 def test_ones_client_or_boss_is_not_made_ones_own_life() -> None:
     assert classify("我的客户周五要看报价单").realm == "work"
     assert classify("My manager wants the deck by Friday").realm == "work"
+
+
+def test_scopes_say_which_realms_a_section_settled() -> None:
+    # memctl.classify.home lets the job's realm take only what no section settled: a section
+    # of the person's life keeps its uncued lines real even in a job's home.
+    from memctl.classify import scopes
+
+    lines = [
+        ("M > 家庭", "a", "real", True),
+        ("M > 家庭", "b", "real", True),
+        ("M > 家庭", "c", "real", False),
+        ("M > Notes", "d", "real", False),
+    ]
+    # d takes the realm the lines under the title "M" agree on, which only its sibling
+    # section said: no section of its own settled it.
+    assert scopes(lines, "/h/ws/MEMORY.md") == [
+        (None, False), (None, False), ("real", True), ("real", False),
+    ]  # fmt: skip
+    # When the file settles a line, its section did not.
+    many = [("M > 家庭", str(i), "real", True) for i in range(5)] + [
+        ("M > Notes", "x", "real", False)
+    ]
+    assert scopes(many, "/h/ws/MEMORY.md")[-1] == ("real", False)

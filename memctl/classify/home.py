@@ -1,0 +1,183 @@
+"""A home's job: the realm of the know-how an agent home keeps, decided with the whole home's
+evidence, not only each line's own words.
+
+A home is one agent's files (an OpenClaw workspace, a hermes memories folder, a Claude Code
+project's memory). Its profile may say what the user does for a living ("Teaches Chinese at a
+public high school", "ICU nurse at St James's"); its notes then hold the job's rules, formats,
+tools and schedules ("周测卷统一 A4 竖版"), most with no work word of their own, because each job
+has its own words. TAXONOMY.md, Realm: work is a job, employer, team, clients or a business.
+
+The rule, counted over the home: when a profile line states the job (says work of its own) and
+the home's know-how that says a realm is mostly the job's (its own work cues, or the job's own
+words, learnt from the job statements as kin learns a family's names), the know-how that says no
+realm is the job's. What is the person's own (a line cued real life, a private line, a fact about
+the user, the lines of a file about the user) stays theirs; fiction and unknown lines are not
+touched. A home whose profile states
+no job, or whose know-how is mostly the person's life, keeps real. Project and global
+instructions files neither vote nor take it (guideline 19: whose code a rule is about is said
+in the file or not at all). Thresholds: classify.toml [thresholds] home_job_*; [home].
+
+One pass: `Evidence.add` per file as it is settled (counts and ids; text only of the job
+statements), then `Evidence.serves_job` with the texts of the candidate lines.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import PurePath
+from typing import NamedTuple
+
+from memctl import segment
+from memctl.classify import rules
+
+WORK = "work"
+REAL = "real"
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+# A capitalised word not opening the line, a list item or a sentence: a name (Shopify,
+# Ledgerly), its possessive 's dropped.
+_NAME = re.compile(r"(?<![.!?:;]\s)(?<!^)(?<![-*•#]\s)\b([A-Z][A-Za-z]+)(?:'s)?\b")
+
+
+class Line(NamedTuple):
+    """One settled line of a home's file."""
+
+    id: int
+    text: str
+    realm: str  # as its file left it: its own, or its file's or section's
+    cued: bool  # its own cues said the realm
+    layer: str
+    audience: str
+    fact: bool  # it keeps a fact about the user (supersede's fact fields)
+    by_section: bool  # its realm came from its section's lines
+
+
+@dataclass(frozen=True)
+class _Home:
+    note_folders: frozenset[str]
+    dated_folder: re.Pattern[str]
+    know_how: frozenset[str]
+    job_layer: str
+
+
+@cache
+def _home() -> _Home:
+    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
+    raw = tomllib.loads(text)["home"]
+    return _Home(
+        note_folders=frozenset(raw["note_folders"]),
+        dated_folder=re.compile(raw["dated_folder"]),
+        know_how=frozenset(raw["know_how_layers"]),
+        job_layer=str(raw["job_layer"]),
+    )
+
+
+def home_of(path: str | None) -> str | None:
+    """The home a file belongs to: its folder, or the folder above its notes folders."""
+    if path is None:
+        return None
+    h = _home()
+    folder = PurePath(path.replace("\\", "/")).parent
+    while folder.name and (
+        folder.name.lower() in h.note_folders or h.dated_folder.fullmatch(folder.name)
+    ):
+        folder = folder.parent
+    return str(folder)
+
+
+# Path-cue roles (classify.toml): instructions files of a code base or of every code base
+# neither vote nor take (guideline 19); a file about the user (USER.md) votes, with its job
+# statement, but its lines are the person's own.
+_APART = frozenset({"project", "global"})
+_ABOUT_USER = "about the user"
+
+
+@dataclass
+class Evidence:
+    """What a home's files say of its job, gathered file by file."""
+
+    jobs: list[str] = field(default_factory=list)  # the job statements' texts
+    said: Counter[str] = field(default_factory=Counter)  # realms its know-how says itself
+    candidates: list[int] = field(default_factory=list)  # know-how that may take the job's
+    paths: list[str] = field(default_factory=list)  # the files the candidates are from
+
+    def add(self, path: str | None, lines: Iterable[Line]) -> None:
+        roles = rules.file_roles(path) if path is not None else frozenset()
+        if roles & _APART:
+            return
+        takes = _ABOUT_USER not in roles
+        h = _home()
+        had = len(self.candidates)
+        for line in lines:
+            if line.cued and line.realm == WORK and line.layer == h.job_layer:
+                self.jobs.append(line.text)
+            if line.layer not in h.know_how:
+                continue
+            if line.cued:
+                if line.realm != "unknown":
+                    self.said[line.realm] += 1
+            elif (
+                takes
+                and line.realm == REAL
+                and not line.by_section
+                and line.audience != "private"
+                and not line.fact
+            ):
+                self.candidates.append(line.id)
+        if path is not None and len(self.candidates) > had:
+            self.paths.append(path)
+
+    def serves_job(self, texts: Mapping[int, str]) -> bool:
+        """Whether the home serves the user's job; `texts` holds the candidates' texts."""
+        if not self.jobs or not self.candidates:
+            return False
+        t = rules.lexicon().thresholds
+        words = job_words(self.jobs)
+        naming = sum(1 for i in self.candidates if names_any(texts.get(i, ""), words))
+        work = self.said[WORK] + naming
+        total = work + sum(n for realm, n in self.said.items() if realm != WORK)
+        return work >= t["home_job_min_lines"] and work / total >= t["home_job_min_share"]
+
+
+def job_words(statements: Iterable[str]) -> frozenset[str]:
+    """The words of the job statements that name this job, not any: a Chinese word the
+    language uses rarely (语文, 主厨; not 老师, 学校), a Latin word written as a name inside the
+    line (Shopify, Ledgerly; not "public", "school")."""
+    t = rules.lexicon().thresholds
+    counts = _dictionary_counts()
+    found: set[str] = set()
+    for text in statements:
+        names = {m.group(1).lower() for m in _NAME.finditer(text)}
+        for w in segment.words(segment.fold(text)):
+            if _CJK.match(w):
+                if (
+                    len(w) >= t["home_job_cjk_min"]
+                    and counts.get(w, 0) <= t["home_job_word_max_count"]
+                ):
+                    found.add(w)
+            elif w in names and len(w) >= t["home_job_latin_min"]:
+                found.add(w)
+    return frozenset(found)
+
+
+def names_any(text: str, words: frozenset[str]) -> bool:
+    """Whether `text` names one of `words` as a word of its own."""
+    if not words:
+        return False
+    folded = segment.fold(text)
+    # Segmenting is the cost: only a line holding one of the words as a string is cut.
+    if not any(w in folded for w in words):
+        return False
+    return not words.isdisjoint(segment.words(folded))
+
+
+@cache
+def _dictionary_counts() -> dict[str, int]:
+    tokenizer = segment.jieba().dt
+    tokenizer.check_initialized()
+    return dict(tokenizer.FREQ)

@@ -1,0 +1,104 @@
+"""memctl.classify.home: which files are one home, a job statement and the job's own words,
+and the home's evidence (tests/importer/test_classify_home.py imports whole homes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import classify, home
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/h/.openclaw/workspace/USER.md", "/h/.openclaw/workspace"),
+        ("/h/.openclaw/workspace/memory/2026-11-02.md", "/h/.openclaw/workspace"),
+        ("/h/.picoclaw/workspace/memory/202611/20261118.md", "/h/.picoclaw/workspace"),
+        ("/h/.picoclaw/workspace/sessions/telegram_1.jsonl", "/h/.picoclaw/workspace"),
+        ("/h/.hermes/memories/USER.md", "/h/.hermes"),
+        ("/h/.claude/projects/-home-x/memory/feedback.md", "/h/.claude/projects/-home-x"),
+    ],
+)
+def test_a_files_home_is_the_folder_above_its_notes(path, expected):
+    assert home.home_of(path) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Works at Shopify (design systems team), fully remote",
+        "Works mostly for Priya on employment matters",
+        "She teaches piano at the community school",
+        "Name: Hanna. Freelance translator (EN/DE)",
+        "自由职业，做插画",
+        "我在一家医院当护士",
+        "- 周老师，高二语文老师",
+    ],
+)
+def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
+    c = classify(text, path="/h/ws/USER.md")
+    assert (c.realm, c.realm_cued, c.layer) == ("work", True, "profile")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Was a nurse until 2024, now works from home",  # a job held before
+        "退休前是中学数学老师",
+        "My sister works at a bank",  # someone else's
+        "我朋友是律师",
+        "叫我周老师就行",  # how to address her, not her job
+    ],
+)
+def test_a_former_job_or_someone_elses_is_no_job_statement(text):
+    assert classify(text, path="/h/ws/USER.md").realm != "work"
+
+
+def test_the_jobs_own_words_are_its_rare_words_and_names():
+    words = home.job_words(
+        ["Teaches Chinese (语文) at a public high school.", "老陈，川菜馆的主厨兼老板"]
+    )
+    assert {"语文", "主厨", "川菜馆", "chinese"} <= words
+    # Words any line says are not the job's: 老板 (boss), 学校, "public", "school".
+    assert words.isdisjoint({"老板", "学校", "public", "school", "teaches"})
+
+
+def test_a_line_names_a_job_word_only_as_a_word_of_its_own():
+    words = frozenset({"语文", "ledgerly"})
+    assert home.names_any("周测卷文件名：高二语文_周测_第N周.docx", words)
+    assert home.names_any("Metabase: https://metabase.ledgerly.io", words)
+    assert not home.names_any("Rebalance once a year", words)
+
+
+def _line(i, realm="real", cued=False, layer="procedural", audience="public", fact=False):
+    return home.Line(i, f"line {i}", realm, cued, layer, audience, fact, False)
+
+
+def test_the_home_serves_the_job_when_its_know_how_says_work():
+    evidence = home.Evidence()
+    job = home.Line(1, "Works at Acme", "work", True, "profile", "public", False, False)
+    cued_work = [_line(i, "work", cued=True) for i in (2, 3, 4)]
+    uncued = [
+        _line(5),
+        _line(6, audience="private"),
+        _line(7, fact=True),
+        _line(8, layer="profile"),
+    ]
+    evidence.add("/h/ws/MEMORY.md", [job, *cued_work, *uncued, _line(9, "real", cued=True)])
+    assert evidence.candidates == [5]  # not private, no fact about the user, know-how
+    assert evidence.serves_job({})  # 3 of 4 cued know-how lines say work
+
+
+def test_a_home_whose_know_how_is_the_persons_life_does_not():
+    evidence = home.Evidence()
+    job = home.Line(1, "Works at Acme", "work", True, "profile", "public", False, False)
+    life = [_line(i, "real", cued=True) for i in (2, 3, 4)]
+    work = [_line(i, "work", cued=True) for i in (5, 6, 7)]
+    evidence.add("/h/ws/MEMORY.md", [job, *life, *work, _line(8)])
+    assert not evidence.serves_job({})  # 3 of 6: not the share home_job_min_share asks
+
+
+def test_no_job_statement_no_job():
+    evidence = home.Evidence()
+    evidence.add("/h/ws/MEMORY.md", [_line(i, "work", cued=True) for i in (1, 2, 3)] + [_line(4)])
+    assert not evidence.serves_job({})

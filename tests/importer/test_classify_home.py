@@ -1,0 +1,117 @@
+"""A home's job decides the realm of its know-how (memctl.classify.home), at import and in
+`memctl classify`: the user's job stated in USER.md makes the uncued formats of the daily notes
+work; a personal home, or a job's home whose notes are the person's life, keeps real; a global
+instructions file settles nothing."""
+
+from __future__ import annotations
+
+import orjson
+
+JOB = "# USER.md\n\n## Context\n\nWorks at Brightwater Vet Clinic as a small-animal vet.\n"
+LIFE = "# USER.md\n\n## Context\n\nLikes climbing and sourdough baking.\nLives in Bristol.\n"
+# A day's notes of the job: formats and schedules, most with no work word of their own; three
+# name the clinic the job statement names, or the rota.
+JOB_NOTE = (
+    "# 2026-11-02\n\n## Notes\n\n"
+    "- Discharge sheets use three parts: diagnosis, home care, recheck date\n"
+    "- Brightwater invoices are exported as PDF every Friday\n"
+    "- Lab results from Brightwater's analyser are pasted as a table\n"
+    "- The rota is posted on Mondays\n"
+    "- Mum's birthday dinner is booked every March\n"
+)
+DISCHARGE = "Discharge sheets use three parts: diagnosis, home care, recheck date"
+# A day's notes of the person's own life, in the same shapes.
+LIFE_NOTE = (
+    "# 2026-11-02\n\n## Notes\n\n"
+    "- Grocery list goes in the shared note\n"
+    "- Sunday hikes start at 7, pack the blue rucksack\n"
+    "- Water the balcony plants on Tuesdays\n"
+    "- Bank statements are saved as PDF in ~/finance\n"
+)
+NOTE = "ws/memory/2026-11-02.md"
+
+
+def _realms(query) -> dict[str, str]:
+    return dict(query("SELECT content, realm FROM entries"))
+
+
+def test_a_job_stated_in_user_md_makes_the_notes_formats_work(tree, import_json, query):
+    import_json(tree({"ws/USER.md": JOB, NOTE: JOB_NOTE}))
+    realms = _realms(query)
+    assert realms[DISCHARGE] == "work"  # no word of the job: the home's evidence decides
+    assert realms["Brightwater invoices are exported as PDF every Friday"] == "work"
+    assert realms["Works at Brightwater Vet Clinic as a small-animal vet."] == "work"
+    # The person's own life stays theirs.
+    assert realms["Mum's birthday dinner is booked every March"] == "real"
+
+
+def test_the_same_notes_alone_stay_real(tree, import_json, query):
+    """Without the home's profile nothing says the job: the rule needs a stated job."""
+    import_json(tree({NOTE: JOB_NOTE}))
+    assert _realms(query)[DISCHARGE] == "real"
+
+
+def test_a_personal_home_keeps_its_uncued_lines_real(tree, import_json, query):
+    import_json(tree({"ws/USER.md": LIFE, NOTE: JOB_NOTE.replace("Brightwater", "the")}))
+    realms = _realms(query)
+    assert realms[DISCHARGE] == "real"
+    assert realms["The rota is posted on Mondays"] == "work"  # its own word still says it
+
+
+def test_a_job_home_whose_notes_are_the_persons_life_keeps_them_real(tree, import_json, query):
+    import_json(tree({"ws/USER.md": JOB, NOTE: LIFE_NOTE}))
+    realms = _realms(query)
+    assert realms["Works at Brightwater Vet Clinic as a small-animal vet."] == "work"
+    assert {realms[t] for t in realms if not t.startswith("Works at")} == {"real"}
+
+
+def test_a_user_md_line_is_the_persons_own_in_a_job_home(tree, import_json, query):
+    user = JOB + "Never send voice messages.\n"
+    import_json(tree({"ws/USER.md": user, NOTE: JOB_NOTE}))
+    realms = _realms(query)
+    assert realms[DISCHARGE] == "work"
+    assert realms["Never send voice messages."] == "real"
+
+
+def test_a_global_instructions_file_still_settles_nothing(tree, import_json, query):
+    """~/.codex/AGENTS.md holds every project's rules: its job statement does not make them
+    the job's (guideline 19), whatever words they share."""
+    rules = (
+        "# Global\n\n"
+        "- I work at Brightwater Vet Clinic as a developer\n"
+        "- Brightwater repos use pnpm\n"
+        "- Brightwater services log as JSON\n"
+        "- Brightwater deploys go through the staging branch\n"
+        "- Use two-space indentation\n"
+    )
+    # Notes beside it, in its home, that name the job's words: its job statement is no vote.
+    notes = (
+        "# Notes\n\n- Brightwater invoices go out on Fridays\n"
+        "- Brightwater lab results as a table\n- Brightwater case notes use the SOAP layout\n"
+    )
+    root = tree({".codex/AGENTS.md": rules, ".codex/memory/notes.md": notes + LIFE_NOTE})
+    import_json(root / ".codex" / "AGENTS.md", root / ".codex" / "memory" / "notes.md")
+    realms = _realms(query)
+    assert realms["Use two-space indentation"] == "unknown"
+    assert realms["Brightwater repos use pnpm"] == "unknown"
+    assert realms["Brightwater invoices go out on Fridays"] == "real"
+    assert realms["Grocery list goes in the shared note"] == "real"
+
+
+def test_classify_agrees_with_import(tree, import_json, run, query):
+    import_json(tree({"ws/USER.md": JOB, NOTE: JOB_NOTE}))
+    result = run("classify", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changes"] == []
+
+
+def test_classify_reads_the_home_whole_when_it_came_in_two_imports(tree, import_json, run, query):
+    """Each import decides from its own entries; `memctl classify` sees the whole home."""
+    root = tree({"ws/USER.md": JOB, NOTE: JOB_NOTE})
+    import_json(root / NOTE)
+    import_json(root / "ws" / "USER.md")
+    assert _realms(query)[DISCHARGE] == "real"
+    result = run("classify")
+    assert result.exit_code == 0, result.output
+    assert _realms(query)[DISCHARGE] == "work"
+    assert _realms(query)["Mum's birthday dinner is booked every March"] == "real"
