@@ -1,0 +1,38 @@
+"""Layer judgments read from the form of a statement (issue 10, fifth round): who its subject
+is, its tense and aspect, the heading it sits under. Each test is an invented line of the kind
+the rule is written for, not a line of a gold file."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import classify
+
+MEMORY = "workspace/memory/MEMORY.md"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我是用户的记账助手，负责每月对账和提醒还款",
+        "I'm your study assistant for the bar exam",
+        "每周六早上用法语和用户聊天，我扮演巴黎面包店的店员",
+        "On Tuesdays I play the innkeeper Marta so he can practise German",
+    ],
+)
+def test_the_assistant_speaking_of_itself_is_persona(text: str) -> None:
+    # TAXONOMY.md, persona: who the assistant is, a role prompt, a character it voices.
+    assert classify(text, path=MEMORY, section="Notes").layer == "persona"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I play tennis with Ben on Sundays", "剧本杀《雾港》里我扮演船长"],
+)
+def test_playing_a_game_is_no_role_of_the_assistant(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer != "persona"
+
+
+def test_the_user_on_their_job_is_no_assistant() -> None:
+    c = classify("我是做 AI agent 开发的，主要写 Python", path="workspace/USER.md", section="About")
+    assert c.layer == "profile"
