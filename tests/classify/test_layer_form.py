@@ -36,3 +36,28 @@ def test_playing_a_game_is_no_role_of_the_assistant(text: str) -> None:
 def test_the_user_on_their_job_is_no_assistant() -> None:
     c = classify("我是做 AI agent 开发的，主要写 Python", path="workspace/USER.md", section="About")
     assert c.layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- whether to move the newsletter to Buttondown",
+        "要不要把会员改成按月付费，还在考虑",
+        "**新账号**：【规划中】开一个讲手工皂的小红书号",
+        "Maybe we should rent the cabin in March instead",
+    ],
+)
+def test_an_undecided_idea_is_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic; gold set 3: ideas not yet decided are episodic.
+    assert classify(text, path=MEMORY, section="Notes").layer == "episodic"
+
+
+@pytest.mark.parametrize("section", ["Shop > Open questions", "店铺 > 待定"])
+def test_lines_under_a_heading_of_open_questions_are_events(section: str) -> None:
+    c = classify("Switch the card reader to SumUp, lower fees", path=MEMORY, section=section)
+    assert c.layer == "episodic"
+
+
+def test_a_decided_rule_is_no_idea() -> None:
+    c = classify("每周一早上把上周的订单汇总发给我", path=MEMORY, section="Notes")
+    assert c.layer == "procedural"
