@@ -61,3 +61,29 @@ def test_lines_under_a_heading_of_open_questions_are_events(section: str) -> Non
 def test_a_decided_rule_is_no_idea() -> None:
     c = classify("每周一早上把上周的订单汇总发给我", path=MEMORY, section="Notes")
     assert c.layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The landlord hates texts after 8 pm. Send an e-mail instead.",
+        "Q3 budget is 12k, headcount frozen — use these numbers in the deck",
+        "3 班王同学对花粉过敏，春游时要留意",
+        "Zigbee plugs drop off behind the fridge; pair them in the hallway",
+    ],
+)
+def test_an_instruction_after_a_fact_makes_it_know_how(text: str) -> None:
+    # TAXONOMY.md, procedural: a task rule or a lesson; the imperative clause says the agent is
+    # to act on the fact, whoever the fact is about.
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    ("text", "layer"),
+    [
+        ("对花生过敏（轻度），聚餐订餐时要提醒", "profile"),
+        ("后天要搬家，需要提醒他约车", "episodic"),
+    ],
+)
+def test_a_reminder_keeps_the_layer_of_what_it_is_about(text: str, layer: str) -> None:
+    assert classify(text, path="workspace/USER.md", section="Notes").layer == layer
