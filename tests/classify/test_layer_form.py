@@ -87,3 +87,22 @@ def test_an_instruction_after_a_fact_makes_it_know_how(text: str) -> None:
 )
 def test_a_reminder_keeps_the_layer_of_what_it_is_about(text: str, layer: str) -> None:
     assert classify(text, path="workspace/USER.md", section="Notes").layer == layer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[2026-10-12 20:05] 用户决定：以后快递只走顺丰，不再用中通。",
+        "决定：晨跑从每周三次改成四次，周日休息。",
+        "We decided to always squash-merge feature branches.",
+    ],
+)
+def test_a_decision_whose_content_stands_is_a_rule_in_a_log_too(text: str) -> None:
+    # TAXONOMY.md, procedural: dated decisions whose content is still a standing rule.
+    c = classify(text, path="workspace/memory/HISTORY.md", section=None)
+    assert c.layer == "procedural"
+
+
+def test_a_decision_of_one_day_stays_an_event() -> None:
+    c = classify("决定这周六去杭州看展", path="workspace/memory/HISTORY.md", section=None)
+    assert c.layer == "episodic"
