@@ -106,3 +106,21 @@ def test_a_decision_whose_content_stands_is_a_rule_in_a_log_too(text: str) -> No
 def test_a_decision_of_one_day_stays_an_event() -> None:
     c = classify("决定这周六去杭州看展", path="workspace/memory/HISTORY.md", section=None)
     assert c.layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wants the weekly summary in bullet points, no tables",
+        "Speaks Portuguese at home, English at work",
+        "在成都一家医院做护士，三班倒",
+    ],
+)
+def test_a_note_about_the_user_with_the_subject_dropped_is_profile(text: str) -> None:
+    # TAXONOMY.md, profile: a verb of a person's life opening the line has the user as subject.
+    assert classify(text, path=MEMORY, section="Notes").layer == "profile"
+
+
+def test_software_with_the_subject_dropped_is_know_how() -> None:
+    c = classify("Runs on port 8080 behind Caddy, restart with systemctl", path=MEMORY)
+    assert c.layer == "procedural"
