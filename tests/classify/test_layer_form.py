@@ -124,3 +124,15 @@ def test_a_note_about_the_user_with_the_subject_dropped_is_profile(text: str) ->
 def test_software_with_the_subject_dropped_is_know_how() -> None:
     c = classify("Runs on port 8080 behind Caddy, restart with systemctl", path=MEMORY)
     assert c.layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    ("text", "layer"),
+    [
+        ("Mileage is logged in 5 km steps, rounded down", "procedural"),
+        ("Passport renewed in 2025, valid until 2035", "episodic"),
+        ("Boiler serviced on 3 March by the landlord's plumber", "episodic"),
+    ],
+)
+def test_a_past_verb_with_a_day_is_an_event_but_not_with_an_amount(text: str, layer: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == layer
