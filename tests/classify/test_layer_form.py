@@ -129,7 +129,7 @@ def test_software_with_the_subject_dropped_is_know_how() -> None:
 @pytest.mark.parametrize(
     ("text", "layer"),
     [
-        ("Mileage is logged in 5 km steps, rounded down", "procedural"),
+        ("Time is entered in 0.5 h blocks, same day", "procedural"),
         ("Passport renewed in 2025, valid until 2035", "episodic"),
         ("Boiler serviced on 3 March by the landlord's plumber", "episodic"),
     ],
