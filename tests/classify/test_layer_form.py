@@ -136,3 +136,14 @@ def test_software_with_the_subject_dropped_is_know_how() -> None:
 )
 def test_a_past_verb_with_a_day_is_an_event_but_not_with_an_amount(text: str, layer: str) -> None:
     assert classify(text, path=MEMORY, section="Notes").layer == layer
+
+
+def test_the_nth_time_is_no_story_event() -> None:
+    # "第二次" is "a second time"; a rule said again under a day's log stays a rule.
+    c = classify(
+        "记住：CDN 缓存要手动清（第二次踩坑了）",
+        path="memory/2026-05-04.md",
+        section="2026-05-04 > 今日",
+    )
+    assert c.layer == "procedural"
+    assert classify("第3次跑团：调查员进了钟楼", path=MEMORY).layer == "episodic"
