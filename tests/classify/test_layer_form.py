@@ -147,3 +147,21 @@ def test_the_nth_time_is_no_story_event() -> None:
     )
     assert c.layer == "procedural"
     assert classify("第3次跑团：调查员进了钟楼", path=MEMORY).layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Remember that my MRI scan is on 2027-02-04",
+        "Ben's graduation is on June 12, book the train",
+        "搬家定在 2027 年 3 月 6 日",
+    ],
+)
+def test_a_thing_said_to_fall_on_a_day_is_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic; guideline 10: a dated event the user asks to remember.
+    c = classify(text, path="sessions/telegram_1.jsonl", category="remember")
+    assert c.layer == "episodic"
+
+
+def test_a_birthday_without_its_year_stays_a_fact_about_the_user() -> None:
+    assert classify("My birthday is on March 5", path="workspace/USER.md").layer == "profile"
