@@ -165,3 +165,9 @@ def test_a_thing_said_to_fall_on_a_day_is_an_event(text: str) -> None:
 
 def test_a_birthday_without_its_year_stays_a_fact_about_the_user() -> None:
     assert classify("My birthday is on March 5", path="workspace/USER.md").layer == "profile"
+
+
+def test_a_taste_after_a_label_is_no_instruction() -> None:
+    # "prefer" after a label is the user's taste with the subject dropped, not an imperative.
+    c = classify("Coffee: prefer oat milk, no sugar", path="workspace/USER.md", section="Food")
+    assert c.layer == "profile"
