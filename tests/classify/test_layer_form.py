@@ -169,5 +169,5 @@ def test_a_birthday_without_its_year_stays_a_fact_about_the_user() -> None:
 
 def test_a_taste_after_a_label_is_no_instruction() -> None:
     # "prefer" after a label is the user's taste with the subject dropped, not an imperative.
-    c = classify("Coffee: prefer oat milk, no sugar", path="workspace/USER.md", section="Food")
-    assert c.layer == "profile"
+    for text in ("Seats: prefer the aisle", "Music while working. Prefer lo-fi, no lyrics"):
+        assert classify(text, path=MEMORY, section="Travel").layer == "profile"
