@@ -17,7 +17,7 @@ MEMORY = "workspace/memory/MEMORY.md"
         "我是用户的记账助手，负责每月对账和提醒还款",
         "I'm your study assistant for the bar exam",
         "每周六早上用法语和用户聊天，我扮演巴黎面包店的店员",
-        "On Tuesdays I play the innkeeper Marta so he can practise German",
+        "On Tuesdays I voice the innkeeper Marta so he can practise German",
     ],
 )
 def test_the_assistant_speaking_of_itself_is_persona(text: str) -> None:
@@ -27,7 +27,12 @@ def test_the_assistant_speaking_of_itself_is_persona(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["I play tennis with Ben on Sundays", "剧本杀《雾港》里我扮演船长"],
+    [
+        "I play volleyball with Ben on Sundays",
+        "剧本杀《雾港》里我扮演船长",
+        "I'm a teaching assistant at the university, Tuesdays and Thursdays",
+        "我是一名教学助理，周二周四上课",
+    ],
 )
 def test_playing_a_game_is_no_role_of_the_assistant(text: str) -> None:
     assert classify(text, path=MEMORY, section="Notes").layer != "persona"
