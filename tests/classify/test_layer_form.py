@@ -176,3 +176,18 @@ def test_a_taste_after_a_label_is_no_instruction() -> None:
     # "prefer" after a label is the user's taste with the subject dropped, not an imperative.
     for text in ("Seats: prefer the aisle", "Music while working. Prefer lo-fi, no lyrics"):
         assert classify(text, path=MEMORY, section="Travel").layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Writes to /var/log/backup.log, rotated weekly",
+        "Reads from the queue every 5 s and retries three times",
+        "按计划中的步骤执行迁移，先备份再切换",
+        "遇到未定义的变量时先看 .env.example",
+    ],
+)
+def test_software_and_plans_in_force_are_know_how(text: str) -> None:
+    # Neither the subject-dropped user (a program writes to a file) nor an undecided idea
+    # (计划中的步骤 is the plan in force, 未定义 is "undefined").
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
