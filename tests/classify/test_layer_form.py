@@ -168,8 +168,11 @@ def test_a_thing_said_to_fall_on_a_day_is_an_event(text: str) -> None:
     assert c.layer == "episodic"
 
 
-def test_a_birthday_without_its_year_stays_a_fact_about_the_user() -> None:
-    assert classify("My birthday is on March 5", path="workspace/USER.md").layer == "profile"
+@pytest.mark.parametrize(
+    "text", ["My birthday is on March 5", "Our wedding anniversary is on June 3", "生日是 2019-06-01"]
+)
+def test_a_yearly_day_stays_a_fact_about_the_user(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "profile"
 
 
 def test_a_taste_after_a_label_is_no_instruction() -> None:
