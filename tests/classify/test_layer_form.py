@@ -169,7 +169,8 @@ def test_a_thing_said_to_fall_on_a_day_is_an_event(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["My birthday is on March 5", "Our wedding anniversary is on June 3", "生日是 2019-06-01"]
+    "text",
+    ["My birthday is on March 5", "Our wedding anniversary is on June 3", "生日是 2019-06-01"],
 )
 def test_a_yearly_day_stays_a_fact_about_the_user(text: str) -> None:
     assert classify(text, path=MEMORY, section="Notes").layer == "profile"
