@@ -195,3 +195,22 @@ def test_software_and_plans_in_force_are_know_how(text: str) -> None:
     # Neither the subject-dropped user (a program writes to a file) nor an undecided idea
     # (计划中的步骤 is the plan in force, 未定义 is "undefined").
     assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["助手叫阿青，说话温和，不用敬语", "The assistant goes by Juno and answers in short lines"],
+)
+def test_the_assistant_as_subject_is_persona(text: str) -> None:
+    # TAXONOMY.md, persona: "助手叫小满，说话直接，不用敬语" (its own example); the address words
+    # after it do not make it the relationship.
+    assert classify(text, path=MEMORY, section="Notes").layer == "persona"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2026-04-02 | 网上的报价不可全信，必须先核实", "2026-04-02 截图里的数字不准，必须对照原表"],
+)
+def test_an_obligation_is_a_rule_even_dated(text: str) -> None:
+    # Guideline 13: "2026-02-17 | AI文章不可全信，必须先验证" is procedural.
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
