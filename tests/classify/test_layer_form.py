@@ -1,0 +1,216 @@
+"""Layer judgments read from the form of a statement (issue 10, fifth round): who its subject
+is, its tense and aspect, the heading it sits under. Each test is an invented line of the kind
+the rule is written for, not a line of a gold file."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import classify
+
+MEMORY = "workspace/memory/MEMORY.md"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我是用户的记账助手，负责每月对账和提醒还款",
+        "I'm your study assistant for the bar exam",
+        "每周六早上用法语和用户聊天，我扮演巴黎面包店的店员",
+        "On Tuesdays I voice the innkeeper Marta so he can practise German",
+    ],
+)
+def test_the_assistant_speaking_of_itself_is_persona(text: str) -> None:
+    # TAXONOMY.md, persona: who the assistant is, a role prompt, a character it voices.
+    assert classify(text, path=MEMORY, section="Notes").layer == "persona"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I play volleyball with Ben on Sundays",
+        "剧本杀《雾港》里我扮演船长",
+        "I'm a teaching assistant at the university, Tuesdays and Thursdays",
+        "我是一名教学助理，周二周四上课",
+    ],
+)
+def test_playing_a_game_is_no_role_of_the_assistant(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer != "persona"
+
+
+def test_the_user_on_their_job_is_no_assistant() -> None:
+    c = classify("我是做 AI agent 开发的，主要写 Python", path="workspace/USER.md", section="About")
+    assert c.layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- whether to move the newsletter to Buttondown",
+        "要不要把会员改成按月付费，还在考虑",
+        "**新账号**：【规划中】开一个讲手工皂的小红书号",
+        "Maybe we should rent the cabin in March instead",
+    ],
+)
+def test_an_undecided_idea_is_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic; gold set 3: ideas not yet decided are episodic.
+    assert classify(text, path=MEMORY, section="Notes").layer == "episodic"
+
+
+@pytest.mark.parametrize("section", ["Shop > Open questions", "店铺 > 待定"])
+def test_lines_under_a_heading_of_open_questions_are_events(section: str) -> None:
+    c = classify("Switch the card reader to SumUp, lower fees", path=MEMORY, section=section)
+    assert c.layer == "episodic"
+
+
+def test_a_decided_rule_is_no_idea() -> None:
+    c = classify("每周一早上把上周的订单汇总发给我", path=MEMORY, section="Notes")
+    assert c.layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The landlord hates texts after 8 pm. Send an e-mail instead.",
+        "Q3 budget is 12k, headcount frozen — use these numbers in the deck",
+        "3 班王同学对花粉过敏，春游时要留意",
+        "Zigbee plugs drop off behind the fridge; pair them in the hallway",
+    ],
+)
+def test_an_instruction_after_a_fact_makes_it_know_how(text: str) -> None:
+    # TAXONOMY.md, procedural: a task rule or a lesson; the imperative clause says the agent is
+    # to act on the fact, whoever the fact is about.
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    ("text", "layer"),
+    [
+        ("对花生过敏（轻度），聚餐订餐时要提醒", "profile"),
+        ("后天要搬家，需要提醒他约车", "episodic"),
+    ],
+)
+def test_a_reminder_keeps_the_layer_of_what_it_is_about(text: str, layer: str) -> None:
+    assert classify(text, path="workspace/USER.md", section="Notes").layer == layer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[2026-10-12 20:05] 用户决定：以后快递只走顺丰，不再用中通。",
+        "决定：晨跑从每周三次改成四次，周日休息。",
+        "We decided to always squash-merge feature branches.",
+    ],
+)
+def test_a_decision_whose_content_stands_is_a_rule_in_a_log_too(text: str) -> None:
+    # TAXONOMY.md, procedural: dated decisions whose content is still a standing rule.
+    c = classify(text, path="workspace/memory/HISTORY.md", section=None)
+    assert c.layer == "procedural"
+
+
+def test_a_decision_of_one_day_stays_an_event() -> None:
+    c = classify("决定这周六去杭州看展", path="workspace/memory/HISTORY.md", section=None)
+    assert c.layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wants the weekly summary in bullet points, no tables",
+        "Speaks Portuguese at home, English at work",
+        "在成都一家医院做护士，三班倒",
+    ],
+)
+def test_a_note_about_the_user_with_the_subject_dropped_is_profile(text: str) -> None:
+    # TAXONOMY.md, profile: a verb of a person's life opening the line has the user as subject.
+    assert classify(text, path=MEMORY, section="Notes").layer == "profile"
+
+
+def test_software_with_the_subject_dropped_is_know_how() -> None:
+    c = classify("Runs on port 8080 behind Caddy, restart with systemctl", path=MEMORY)
+    assert c.layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    ("text", "layer"),
+    [
+        ("Time is entered in 0.5 h blocks, same day", "procedural"),
+        ("Passport renewed in 2025, valid until 2035", "episodic"),
+        ("Boiler serviced on 3 March by the landlord's plumber", "episodic"),
+    ],
+)
+def test_a_past_verb_with_a_day_is_an_event_but_not_with_an_amount(text: str, layer: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == layer
+
+
+def test_the_nth_time_is_no_story_event() -> None:
+    # "第二次" is "a second time"; a rule said again under a day's log stays a rule.
+    c = classify(
+        "记住：CDN 缓存要手动清（第二次踩坑了）",
+        path="memory/2026-05-04.md",
+        section="2026-05-04 > 今日",
+    )
+    assert c.layer == "procedural"
+    assert classify("第3次跑团：调查员进了钟楼", path=MEMORY).layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Remember that my MRI scan is on 2027-02-04",
+        "Ben's graduation is on June 12, book the train",
+        "搬家定在 2027 年 3 月 6 日",
+    ],
+)
+def test_a_thing_said_to_fall_on_a_day_is_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic; guideline 10: a dated event the user asks to remember.
+    c = classify(text, path="sessions/telegram_1.jsonl", category="remember")
+    assert c.layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["My birthday is on March 5", "Our wedding anniversary is on June 3", "生日是 2019-06-01"],
+)
+def test_a_yearly_day_stays_a_fact_about_the_user(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "profile"
+
+
+def test_a_taste_after_a_label_is_no_instruction() -> None:
+    # "prefer" after a label is the user's taste with the subject dropped, not an imperative.
+    for text in ("Seats: prefer the aisle", "Music while working. Prefer lo-fi, no lyrics"):
+        assert classify(text, path=MEMORY, section="Travel").layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Writes to /var/log/backup.log, rotated weekly",
+        "Reads from the queue every 5 s and retries three times",
+        "按计划中的步骤执行迁移，先备份再切换",
+        "遇到未定义的变量时先看 .env.example",
+    ],
+)
+def test_software_and_plans_in_force_are_know_how(text: str) -> None:
+    # Neither the subject-dropped user (a program writes to a file) nor an undecided idea
+    # (计划中的步骤 is the plan in force, 未定义 is "undefined").
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["助手叫阿青，说话温和，不用敬语", "The assistant goes by Juno and answers in short lines"],
+)
+def test_the_assistant_as_subject_is_persona(text: str) -> None:
+    # TAXONOMY.md, persona: "助手叫小满，说话直接，不用敬语" (its own example); the address words
+    # after it do not make it the relationship.
+    assert classify(text, path=MEMORY, section="Notes").layer == "persona"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2026-04-02 | 网上的报价不可全信，必须先核实", "2026-04-02 截图里的数字不准，必须对照原表"],
+)
+def test_an_obligation_is_a_rule_even_dated(text: str) -> None:
+    # Guideline 13: "2026-02-17 | AI文章不可全信，必须先验证" is procedural.
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
