@@ -115,6 +115,10 @@ def test_topic_file_type_bounds_the_stored_layer(import_json, query):
         ("boundary", "feedback", "boundary"),
         ("profile", "feedback", "procedural"),
         ("episodic", "project", "episodic"),
+        # TAXONOMY.md's layer is what the line states: the incident a feedback rule came from
+        # is an event, a project's "never share the cap table" a hard limit.
+        ("episodic", "feedback", "episodic"),
+        ("boundary", "project", "boundary"),
         ("profile", "reference", "procedural"),
         ("profile", None, "profile"),
         ("profile", "unknown-type", "profile"),
