@@ -47,9 +47,14 @@ Entry = dict[str, Any]
 _DEEP = 8
 
 
+# The realms whose facts are the user's own: their life and their job (TAXONOMY.md: the user's
+# employer is work, and still a fact about them); a story's "I live in a castle" is not.
+_FACT_REALMS = frozenset({"real", "work"})
+
+
 def fact_fields(content: str, realm: str | None) -> dict[str, Any]:
     """The fact columns for an entry: set only for a clear fact about the real user."""
-    fact = extract(content) if realm == "real" else None
+    fact = extract(content) if realm in _FACT_REALMS else None
     if fact is None:
         return {"fact_key": None, "fact_value": None, "fact_certain": None}
     return {
