@@ -9,8 +9,16 @@ the template masks and the guard need the punctuation that the folded form drops
 from __future__ import annotations
 
 import unicodedata
+from functools import cache
+
+import numpy as np
 
 from memctl.normalise import _fold_table
+
+# From this many characters on, a text is folded (and sliced) as an array of code points: one
+# table lookup per character in numpy instead of str.translate's dict lookup (20 µs against
+# 3.6 µs for a 370-character note); below it the array's set-up costs more than it saves.
+_ARRAY_FROM = 128
 
 
 def light(text: str) -> str:
@@ -23,7 +31,22 @@ def light(text: str) -> str:
 
 def fold(light_text: str) -> str:
     """Drop whitespace, punctuation and control characters: memctl's normal form."""
-    return light_text.translate(_fold_table())
+    if len(light_text) < _ARRAY_FROM:
+        return light_text.translate(_fold_table())
+    codes = _code_points(light_text)
+    return codes[~_dropped()[codes]].tobytes().decode("utf-32-le", "surrogatepass")
+
+
+@cache
+def _dropped() -> np.ndarray:
+    """Code point -> does fold() drop it: the fold table as a bool per code point (1.1 MB)."""
+    dropped = np.zeros(0x110000, dtype=bool)
+    dropped[np.fromiter(_fold_table(), dtype=np.int64)] = True
+    return dropped
+
+
+def _code_points(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
 def bigrams(folded: str) -> set[int]:
@@ -44,7 +67,13 @@ def _pack(a: int, b: int) -> int:
 
 
 def light_slice(light_text: str, start: int, end: int) -> str:
-    """The part of `light_text` whose folded form is `fold(light_text)[start:end]`."""
+    """The part of `light_text` whose folded form is `fold(light_text)[start:end]`: from its
+    start-th kept character up to its end-th (the characters dropped between them kept)."""
+    if len(light_text) >= _ARRAY_FROM:
+        kept_at = np.flatnonzero(~_dropped()[_code_points(light_text)])
+        if end < len(kept_at):
+            return light_text[kept_at[start] : kept_at[end]] if start <= end else ""
+        return light_text[kept_at[start] :] if start < len(kept_at) else ""
     table = _fold_table()
     kept = 0
     begin = None
