@@ -169,6 +169,7 @@ class Engine:
         out["jaccard_verified"] = self._jaccard.verified
         out["jaccard_joins"] = self._jaccard.joins
         out["template_families"] = len(self._families)
+        out["boilerplate_near_compared"] = self._boilerplate.compared
         out["template_held_apart"] = len(self._families.held_apart)
         return out
 
