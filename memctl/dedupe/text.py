@@ -26,7 +26,33 @@ def light(text: str) -> str:
     # is_normalized is a fast scan; normalize always rebuilds the string (50x slower).
     if unicodedata.is_normalized("NFKC", text):
         return text.casefold()
+    if len(text) >= _ARRAY_FROM:
+        # Most of what is not normalised in a long note is full-width punctuation ("，", "！",
+        # "："), which NFKC maps to ASCII one to one. Mapped first, a text is often normalised
+        # then, and it is NFKC of the original: replacing a character by its compatibility
+        # decomposition leaves the decomposition of the whole text unchanged (light() took 43 µs
+        # of a 370-character Chinese note of the boilerplate shape, now 13 µs).
+        codes = _code_points(text)
+        wide = ((codes >= _WIDE_FIRST) & (codes <= _WIDE_LAST)) | (codes == _WIDE_SPACE)
+        if wide.any():
+            narrow = np.where(wide, _narrow()[codes & 0xFF], codes).astype(np.uint32)
+            mapped = narrow.tobytes().decode("utf-32-le", "surrogatepass")
+            if unicodedata.is_normalized("NFKC", mapped):
+                return mapped.casefold()
     return unicodedata.normalize("NFKC", text).casefold()
+
+
+# Full-width ASCII (U+FF01-FF5E is NFKC U+0021-007E) and the ideographic space (U+3000 is " ").
+_WIDE_FIRST, _WIDE_LAST, _WIDE_SPACE = 0xFF01, 0xFF5E, 0x3000
+
+
+@cache
+def _narrow() -> np.ndarray:
+    """The low byte of a full-width character or of U+3000 -> what NFKC makes of it."""
+    narrow = np.zeros(256, dtype=np.uint32)
+    narrow[_WIDE_FIRST & 0xFF : (_WIDE_LAST & 0xFF) + 1] = np.arange(0x21, 0x7F)
+    narrow[_WIDE_SPACE & 0xFF] = 0x20
+    return narrow
 
 
 def fold(light_text: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import unicodedata
 
 import numpy as np
 import pytest
@@ -129,6 +130,22 @@ def test_fold_and_light_slice_agree_with_their_definition(lt: str, a: int, b: in
     start, end = min(a, b), max(a, b)
     assert light_slice(lt, start, end) == _slice_by_char(lt, start, end)
     assert fold(light_slice(lt, start, end)) == fold(lt)[start:end]
+
+
+@given(
+    st.integers(0, 150),
+    st.text(
+        alphabet=st.sampled_from(
+            [*"aAé用户 ,", *"，！：（）Ａｚ０　", *"\u0301\u0308\ufb01①\ud800ｶﾞ"]
+        ),
+        max_size=300,
+    ),
+)
+@example(0, "用户，喜欢！猫：　" * 30)  # full-width forms only: mapped, then normalised
+@example(0, "用户，喜欢！猫：" * 30 + "Ａ\u0301")  # a full-width letter that composes with its mark
+def test_light_is_nfkc_and_casefold(filler: int, text: str) -> None:
+    text = "猫" * filler + text  # long texts too: those are mapped as arrays first
+    assert light(text) == unicodedata.normalize("NFKC", text).casefold()
 
 
 def brute_force_pairs(sets: list[set[int]], threshold: float) -> set[tuple[int, int]]:
