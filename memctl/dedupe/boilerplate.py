@@ -70,6 +70,7 @@ class Boilerplate:
         self._near: dict[tuple[int, int], tuple[int, int]] = {}
         # (row, is a tail) -> boilerplates it was compared with on that side
         self._tries: Counter[tuple[int, bool]] = Counter()
+        self.compared = 0  # records compared with a boilerplate they may carry an edited copy of
         self._heads = KeyIndex()
         self._tails = KeyIndex()
         # The next `min_chars` characters (head) / the ones before the last (tail): a record
@@ -166,9 +167,11 @@ class Boilerplate:
             framed.update(cut)
             # Members with an edited copy, and records elsewhere whose copy differs in its
             # first characters but not in the next ones (not those whose own group found
-            # their boilerplate already: groups are judged biggest first, see add(), so a
-            # few copies that share one edit do not bring the whole crowd that shares the
-            # window, once per such group, up to _NEAR_TRIES times a record).
+            # their boilerplate already, nor those a bigger group of this round found to carry
+            # an edited copy of its own: groups are judged biggest first, see add(), so a few
+            # copies that share one edit do not bring the whole crowd that shares the window,
+            # once per such group, up to _NEAR_TRIES times a record; on the boilerplate shape
+            # at 200k there are hundreds of such groups).
             # (Shifted by up to _SHIFT: a character put in or left out moves the window.)
             shared = Counter(text[: cut[row]] for row, text in group if row in cut)
             windows = {
@@ -182,7 +185,7 @@ class Boilerplate:
                 _, others = mid.lookup(np.array(probe, dtype=np.uint64))
                 inside = {r for r, _ in group}
                 for row in others.tolist():
-                    if row not in inside and row not in found and row not in framed:
+                    if row not in inside and row not in given and row not in framed:
                         inside.add(row)
                         text = _masked(folded(row))
                         group.append((row, text[::-1] if reverse else text))
@@ -265,6 +268,7 @@ class Boilerplate:
                     if self._tries[row, reverse] >= _NEAR_TRIES:
                         break
                     self._tries[row, reverse] += 1
+                    self.compared += 1
                     end = self._near[key] = self._carried(boilerplate, text)
                 if end[0] > 0:
                     found[row] = end[0]

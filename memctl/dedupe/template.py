@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from memctl.dedupe.config import DedupeConfig
-from memctl.normalise import _fold_table
+from memctl.dedupe.text import fold
 
 SLOT = "\ue000"  # a private-use character: never in real text, kept by the fold table
 _SLOT_RUNS = re.compile(SLOT + "{2,}")
@@ -38,9 +38,6 @@ class Masker:
             for _name, regex, triggers in config.mask_patterns
         ]
         self._min_literal = config.template_min_literal
-        table: dict[int, str | None] = dict(_fold_table())
-        table.update({ord(d): SLOT for d in "0123456789"})
-        self._table = table
         # A text none of whose patterns can fire and without digits has no key. Most texts are
         # like that, and a few C-speed scans say so (a pattern only runs when one of its
         # triggers occurs, and a substitution only inserts SLOT, so it cannot add a trigger).
@@ -70,10 +67,10 @@ class Masker:
         ):
             return None
         masked = self.masked(light)
-        if masked is light and folded is not None:
-            key = _DIGIT_OR_SLOT_RUNS.sub(SLOT, folded)  # the translation below, cheaper
-        else:
-            key = _SLOT_RUNS.sub(SLOT, masked.translate(self._table))
+        # Digits and slots both become one SLOT per run, punctuation between them dropped.
+        if masked is not light or folded is None:
+            folded = fold(masked)
+        key = _DIGIT_OR_SLOT_RUNS.sub(SLOT, folded)
         if SLOT not in key:
             return None
         if len(key) - key.count(SLOT) < self._min_literal:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import unicodedata
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from memctl.dedupe.simhash import SimHashIndex, Tokenizer
 from memctl.dedupe.template import SLOT, Masker
 from memctl.dedupe.text import bigrams, fold, light, light_slice
 from memctl.dedupe.tokens import TokenStore, bigram_sets
-from memctl.normalise import normalise
+from memctl.normalise import _fold_table, normalise
 
 CONFIG = DedupeConfig.default()
 
@@ -98,6 +99,53 @@ def test_light_and_fold_split_normalise() -> None:
     assert fold(lt) == "preamble用户喜欢猫"
     assert fold(light_slice(lt, 8, 13)) == "用户喜欢猫"
     assert light_slice(lt, 0, 3) == "pre "
+
+
+def _fold_by_char(lt: str) -> str:
+    """fold() and light_slice() by their definition, one character at a time."""
+    return "".join(c for c in lt if ord(c) not in _fold_table())
+
+
+def _slice_by_char(lt: str, start: int, end: int) -> str:
+    kept = [i for i, c in enumerate(lt) if ord(c) not in _fold_table()]
+    if end < len(kept):
+        return lt[kept[start] : kept[end]] if start <= end else ""
+    return lt[kept[start] :] if start < len(kept) else ""
+
+
+# Texts on both sides of the length from which fold() works on an array of code points, with
+# punctuation, spaces, CJK, surrogates and characters past the planes the fold table scans.
+_TEXTS = st.text(
+    alphabet=st.sampled_from(
+        [*"ab 1,.。、「」用户猫\u200b\t\n", "\U0001f600", "\U000f0001", "\ud800"]
+    ),
+    max_size=400,
+)
+
+
+@given(_TEXTS, st.integers(0, 420), st.integers(0, 420))
+@example("x" * 200 + ", " + "y" * 200, 150, 260)
+def test_fold_and_light_slice_agree_with_their_definition(lt: str, a: int, b: int) -> None:
+    assert fold(lt) == _fold_by_char(lt)
+    start, end = min(a, b), max(a, b)
+    assert light_slice(lt, start, end) == _slice_by_char(lt, start, end)
+    assert fold(light_slice(lt, start, end)) == fold(lt)[start:end]
+
+
+@given(
+    st.integers(0, 150),
+    st.text(
+        alphabet=st.sampled_from(
+            [*"aAé用户 ,", *"，！：（）Ａｚ０　", *"\u0301\u0308\ufb01①\ud800ｶﾞ"]
+        ),
+        max_size=300,
+    ),
+)
+@example(0, "用户，喜欢！猫：　" * 30)  # full-width forms only: mapped, then normalised
+@example(0, "用户，喜欢！猫：" * 30 + "Ａ\u0301")  # a full-width letter that composes with its mark
+def test_light_is_nfkc_and_casefold(filler: int, text: str) -> None:
+    text = "猫" * filler + text  # long texts too: those are mapped as arrays first
+    assert light(text) == unicodedata.normalize("NFKC", text).casefold()
 
 
 def brute_force_pairs(sets: list[set[int]], threshold: float) -> set[tuple[int, int]]:
@@ -277,7 +325,8 @@ def test_simhash_index_finds_all_within_k_without_scanning() -> None:
 
 def reference_template_key(masker: Masker, lt: str) -> str | None:
     """The template key by its definition: mask, fold with digits as slots, squeeze."""
-    key = masker.masked(lt).translate(masker._table)
+    table: dict[int, str | None] = {**_fold_table(), **{ord(d): SLOT for d in "0123456789"}}
+    key = masker.masked(lt).translate(table)
     if SLOT not in key:
         return None
     key = re.sub(SLOT + "{2,}", SLOT, key)
@@ -291,10 +340,11 @@ _TEMPLATE_BITS = st.sampled_from(
 )  # fmt: skip
 
 
-@given(st.lists(_TEMPLATE_BITS, max_size=14).map("".join))
+@given(st.lists(_TEMPLATE_BITS, max_size=40).map("".join))  # some past fold()'s array length
 @example("hello" + SLOT + SLOT + "结论是否")  # slot marks already in the text, side by side
 @example("第" + SLOT + "12条消息结论是否")
 @example("判断是否值得长期记住：第12条消息「今天好累」——结论：否")
+@example("第 12 条消息：" + "用户，" * 60 + " 2026-05-03, no. 7 " + SLOT)
 def test_template_key_fast_paths_match_the_definition(text: str) -> None:
     masker = Masker(CONFIG)
     lt = light(text)
