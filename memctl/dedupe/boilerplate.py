@@ -110,6 +110,10 @@ class Boilerplate:
             mid.add(np.array(keys2, dtype=np.uint64), np.array(kept2, dtype=np.int64))
             touched = distinct(np.array(keys, dtype=np.uint64))
             big = set(touched[index.count(touched) >= self.min_records].tolist())
+            # A row of this batch in each group: the order of groups of one size follows it,
+            # not the keys, which are str hashes salted per process (the same import must
+            # give the same store in every run).
+            first = dict(zip(reversed(keys), reversed(kept), strict=True))
             touched2 = distinct(np.array(keys2, dtype=np.uint64))
             touched2 = touched2[mid.count(touched2) >= self.min_records]
             if len(touched2):  # the groups a few of each such window's records belong to
@@ -118,10 +122,13 @@ class Boilerplate:
                 which, members = which[order], members[order]
                 rank = np.arange(len(which)) - np.searchsorted(which, which)
                 sample = members[rank < _SAMPLE].tolist()
-                big.update(hash(_masked(folded(r)[ends[0]])[ends[1]]) & _MASK for r in sample)
+                for r in reversed(sample):
+                    key = hash(_masked(folded(r)[ends[0]])[ends[1]]) & _MASK
+                    big.add(key)
+                    first[key] = min(r, first.get(key, r))
             # Biggest first: a crowd's members are placed before the small groups that
             # share its windows look for records elsewhere (_group).
-            groups = np.array(sorted(big), dtype=np.uint64)
+            groups = np.array(sorted(big, key=first.__getitem__), dtype=np.uint64)
             found.append(groups[np.argsort(-index.count(groups), kind="stable")].tolist())
         return found[0], found[1]
 

@@ -566,3 +566,21 @@ def test_prefix_join_passes_cover_every_candidate_once_within_the_bound(
         assert len(w) <= limit
         seen += zip(part[w].tolist(), a.tolist(), strict=True)
     assert sorted(seen) == sorted(zip(which.tolist(), at.tolist(), strict=True))
+
+
+def test_boilerplate_groups_of_one_size_come_in_the_order_of_their_rows() -> None:
+    """Groups are keyed by str hashes, salted per process; the order groups of one size are
+    worked in (which decides a record's cut when two groups match it) follows their rows, so
+    one import gives one store in every run."""
+    from memctl.dedupe.boilerplate import Boilerplate
+
+    bp = Boilerplate(CONFIG)
+    n, size = bp.min_chars, bp.min_records
+    heads = [(chr(0x4E00 + 3 * g) + chr(0x4E01 + 3 * g)) * (2 * n) for g in range(12)]
+    texts = [heads[g] + f" note {chr(97 + g)}{chr(97 + k)} " + "z" * (3 * n)
+             for g in range(12) for k in range(size)]  # fmt: skip
+    rows = list(range(len(texts)))[::-1]  # added last group first: the rows give the order
+    found, _ = bp.add(rows, texts.__getitem__)
+    firsts = [min(r for r in rows if texts[r].startswith(heads[g])) for g in range(12)]
+    by_key = {bp._heads.lookup(np.array([key], np.uint64))[1].min(): key for key in found}
+    assert found == [by_key[row] for row in sorted(firsts)]
