@@ -113,7 +113,7 @@ class Boilerplate:
             # A row of this batch in each group: the order of groups of one size follows it,
             # not the keys, which are str hashes salted per process (the same import must
             # give the same store in every run).
-            first = dict(zip(reversed(keys), reversed(kept), strict=True))
+            row_of = dict(zip(reversed(keys), reversed(kept), strict=True))
             touched2 = distinct(np.array(keys2, dtype=np.uint64))
             touched2 = touched2[mid.count(touched2) >= self.min_records]
             if len(touched2):  # the groups a few of each such window's records belong to
@@ -125,10 +125,10 @@ class Boilerplate:
                 for r in reversed(sample):
                     key = hash(_masked(folded(r)[ends[0]])[ends[1]]) & _MASK
                     big.add(key)
-                    first[key] = min(r, first.get(key, r))
+                    row_of[key] = min(r, row_of.get(key, r))
             # Biggest first: a crowd's members are placed before the small groups that
             # share its windows look for records elsewhere (_group).
-            groups = np.array(sorted(big, key=first.__getitem__), dtype=np.uint64)
+            groups = np.array(sorted(big, key=row_of.__getitem__), dtype=np.uint64)
             found.append(groups[np.argsort(-index.count(groups), kind="stable")].tolist())
         return found[0], found[1]
 
