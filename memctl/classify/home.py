@@ -63,6 +63,7 @@ class _Home:
     dated_folder: re.Pattern[str]
     know_how: frozenset[str]
     job_layer: str
+    own_layers: frozenset[str]
 
 
 @cache
@@ -74,7 +75,18 @@ def _home() -> _Home:
         dated_folder=re.compile(raw["dated_folder"]),
         know_how=frozenset(raw["know_how_layers"]),
         job_layer=str(raw["job_layer"]),
+        own_layers=frozenset(raw["own_layers"]),
     )
+
+
+def takes_scope(realm: str | None, layer: str) -> str | None:
+    """The realm a line of `layer` that says none of its own takes from its file's or
+    section's `realm` (memctl.classify.scopes): work is a job's know-how, never who the
+    assistant is or how the two address each other (TAXONOMY.md, Realm: the persona and the
+    relationship are real), whatever the file around them serves. Layers: [home] own_layers."""
+    if realm == WORK and layer in _home().own_layers:
+        return None
+    return realm
 
 
 def home_of(path: str | None) -> str | None:

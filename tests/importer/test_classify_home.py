@@ -115,3 +115,24 @@ def test_classify_reads_the_home_whole_when_it_came_in_two_imports(tree, import_
     assert result.exit_code == 0, result.output
     assert _realms(query)[DISCHARGE] == "work"
     assert _realms(query)["Mum's birthday dinner is booked every March"] == "real"
+
+
+# A business's notes: most lines say work (客户, 供应商, 门店, 顾客), so the file's uncued
+# lines take work; how the owner is addressed says no realm of its own.
+SHOP = (
+    "# MEMORY.md\n\n## 店里\n\n"
+    "- 客户的订单周五前发货\n- 供应商每周三送货\n- 门店 9 点开门\n"
+    "- 顾客投诉先记下来再回复\n- 新客户首单打九折\n- 进货单发到采购群\n"
+    '- 叫她"燕姐"。\n'
+)
+
+
+def test_how_the_owner_is_addressed_is_not_the_shops(tree, import_json, run, query):
+    """TAXONOMY.md, Realm: the relationship is real; a file's work majority is its know-how's,
+    not how the two address each other."""
+    import_json(tree({"ws/MEMORY.md": SHOP}))
+    realms = _realms(query)
+    assert realms["进货单发到采购群"] == "work"  # no word of its own: its file's
+    assert realms['叫她"燕姐"。'] == "real"
+    result = run("classify", "--dry-run", "--json")
+    assert orjson.loads(result.stdout)["changes"] == []
