@@ -224,3 +224,18 @@ def test_scopes_say_which_realms_a_section_settled() -> None:
         ("M > Notes", "x", "real", False)
     ]
     assert scopes(many, "/h/ws/MEMORY.md")[-1] == ("real", False)
+
+
+def test_a_time_zone_named_after_a_place_or_its_label_is_the_persons_own() -> None:
+    # TAXONOMY.md, profile: the user's time zone; guideline 18: real in a business's notes too.
+    for text in (
+        "- Shenzhen, Asia/Shanghai.",
+        "- 住杭州滨江，时区 Asia/Shanghai；早班 6 点到岗",
+        "- Time zone Australia/Hobart. Up at 5 in harvest",
+        "Time zone America/Los_Angeles",
+    ):
+        c = classify(text, section="MEMORY > 店里", path="/h/ws/MEMORY.md")
+        assert (c.realm, c.realm_cued, c.layer) == ("real", True, "profile"), text
+    # A server's or a job's zone is setup.
+    for text in ("cron 用 TZ=Asia/Shanghai 跑", "ln -s /usr/share/zoneinfo/Asia/Shanghai /etc/x"):
+        assert classify(text, path="/h/ws/MEMORY.md").realm_cued is False, text
