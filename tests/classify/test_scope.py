@@ -239,3 +239,14 @@ def test_a_time_zone_named_after_a_place_or_its_label_is_the_persons_own() -> No
     # A server's or a job's zone is setup.
     for text in ("cron 用 TZ=Asia/Shanghai 跑", "ln -s /usr/share/zoneinfo/Asia/Shanghai /etc/x"):
         assert classify(text, path="/h/ws/MEMORY.md").realm_cued is False, text
+
+
+def test_the_language_one_writes_and_short_replies_are_the_persons_tastes() -> None:
+    # Guideline 15: the user's language and answer style are profile, also in a CLAUDE.md.
+    for text in (
+        "Dana writes British English. Suggest edits as a diff.",
+        "Keep chat replies short.",
+    ):
+        c = classify(text, section="site > Writing", path="/h/code/site/CLAUDE.md")
+        assert (c.realm, c.realm_cued, c.layer) == ("real", True, "profile"), text
+    assert classify("The exporter writes English subtitles to out/").realm_cued is False
