@@ -21,8 +21,10 @@ from memctl.classify.gate import grams
 
 ACTIVE = "active"
 PENDING = "pending_review"
-# The role of a text cue (classify.toml) saying the code base is the user's own project.
+# The roles of text cues (classify.toml) saying whose the code base is: the user's own
+# project, or one that serves a job (an employer's unit, a client).
 OWN_PROJECT = "own project"
+JOB_PROJECT = "job's project"
 
 
 @dataclass(frozen=True)
@@ -139,16 +141,20 @@ def scopes(
     parent heading's. The file's role counts as in file_realm: a project file's real-life
     lines say nothing of whose its code is, a global one settles nothing — unless one of its
     lines says the project is the user's own ("my own open-source project", guideline 19):
-    then its rules are the user's own life. Thresholds: section_realm_*. Each realm comes
-    with whether the lines of its section (or of a heading above) settled it, not its file's
-    nor only its sibling sections' under a title.
+    then its rules are the user's own life; when one says it serves an employer's unit or a
+    client ("for the Post's local-democracy desk"), they are the job's. Thresholds:
+    section_realm_*. Each realm comes with whether the lines of its section (or of a heading
+    above) settled it, not its file's nor only its sibling sections' under a title.
     """
     t = rules.lexicon().thresholds
     roles = rules.file_roles(path) if path is not None else frozenset()
     if "global" in roles:
         return [(None, False)] * len(lines)
-    if "project" in roles and any(OWN_PROJECT in rules.text_roles(text) for _, text, _, _ in lines):
-        return [(None if cued else "real", False) for _, _, _, cued in lines]
+    if "project" in roles:
+        whose = frozenset().union(*(rules.text_roles(text) for _, text, _, _ in lines))
+        for role, realm in ((OWN_PROJECT, "real"), (JOB_PROJECT, "work")):
+            if role in whose:
+                return [(None if cued else realm, False) for _, _, _, cued in lines]
     file = file_realm(((realm, cued) for _, _, realm, cued in lines), path)
     said: dict[str, Counter[str]] = {}  # a section's own lines
     below: dict[str, Counter[str]] = {}  # a section's and its subsections' lines

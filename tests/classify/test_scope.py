@@ -250,3 +250,24 @@ def test_the_language_one_writes_and_short_replies_are_the_persons_tastes() -> N
         c = classify(text, section="site > Writing", path="/h/code/site/CLAUDE.md")
         assert (c.realm, c.realm_cued, c.layer) == ("real", True, "profile"), text
     assert classify("The exporter writes English subtitles to out/").realm_cued is False
+
+
+def test_a_project_file_that_says_it_serves_an_employers_unit_is_the_jobs() -> None:
+    # Guideline 19: a coding project's rules are unknown unless the text says whose project
+    # it is; one that serves an employer's desk or a client is a job's (TAXONOMY.md, Realm).
+    from memctl.classify import scope_realms
+
+    path = "/h/code/courts/CLAUDE.md"
+    head = "Scrapers for the Harbour Gazette's courts desk. Dana owns this repo."
+    c = classify(head, path=path)
+    assert (c.realm, c.realm_cued) == ("work", True)
+    rules = ["Never edit anything in data/raw/.", "Run make test before pushing."]
+    lines = [(None, head, c.realm, True)] + [(None, r, "unknown", False) for r in rules]
+    lines.append(("courts > Writing", "Keep chat replies short.", "real", True))
+    assert scope_realms(lines, path) == [None, "work", "work", None]
+    # The same rules with no word of whose they are stay unknown.
+    assert scope_realms(lines[1:], path) == [None, None, None]
+    for text in ("为报社数据组做的爬虫", "Tools for the clinic's front office"):
+        assert classify(text, path=path).realm == "work", text
+    for text in ("A toy for my cat's feeder", "Bot for the city's bus times"):
+        assert classify(text, path=path).realm != "work", text
