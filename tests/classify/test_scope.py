@@ -271,3 +271,15 @@ def test_a_project_file_that_says_it_serves_an_employers_unit_is_the_jobs() -> N
         assert classify(text, path=path).realm == "work", text
     for text in ("A toy for my cat's feeder", "Bot for the city's bus times"):
         assert classify(text, path=path).realm != "work", text
+
+
+def test_the_persons_phone_and_plain_answers_are_theirs_in_a_jobs_notes() -> None:
+    # TAXONOMY.md, profile: devices and general tastes (answer style) are the person's own.
+    for text in (
+        "- Phone is an old Pixel 4 with one bar in the back paddock",
+        "- 手机：iPhone 15，电信卡",
+        "- Wants plain answers and metric units.",
+    ):
+        c = classify(text, section="MEMORY > About Sam", path="/h/ws/MEMORY.md")
+        assert (c.realm, c.realm_cued, c.layer) == ("real", True, "profile"), text
+    assert classify("- Phone numbers of drivers are in drivers.xlsx").realm_cued is False
