@@ -283,3 +283,15 @@ def test_the_persons_phone_and_plain_answers_are_theirs_in_a_jobs_notes() -> Non
         c = classify(text, section="MEMORY > About Sam", path="/h/ws/MEMORY.md")
         assert (c.realm, c.realm_cued, c.layer) == ("real", True, "profile"), text
     assert classify("- Phone numbers of drivers are in drivers.xlsx").realm_cued is False
+
+
+def test_the_rule_keeping_a_persona_in_its_channel_is_the_users_own_life() -> None:
+    # tests/quality, fifth set: the rule keeping the persona in its channel is real; the
+    # role-play it names is not its realm.
+    for text in (
+        "只在问剑录频道扮演玄机子，别的频道不要。",
+        "只在 #问剑录 里用玄机子的口吻说话，其他频道正常聊天。",
+        "Play the innkeeper only in #tavern, never in other channels.",
+    ):
+        assert classify(text, path="/h/.hermes/memories/MEMORY.md").realm == "real", text
+    assert classify('#问剑录 频道：我扮演"玄机子"，自称"贫道"').realm == "fictional"
