@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memctl import segment
-from memctl.classify import dates, facts, injection, kin, rules
+from memctl.classify import dates, facts, home, injection, kin, rules
 from memctl.classify.gate import grams
 
 ACTIVE = "active"
@@ -24,6 +24,7 @@ PENDING = "pending_review"
 # The roles of text cues (classify.toml) saying whose the code base is: the user's own
 # project, or one that serves a job (an employer's unit, a client).
 OWN_PROJECT = "own project"
+FICTIONAL = "fictional"
 JOB_PROJECT = "job's project"
 
 
@@ -186,7 +187,13 @@ def scopes(
 
     known: dict[str, tuple[str | None, bool]] = {}
     found: list[tuple[str | None, bool]] = []
-    for section, _, _, cued in lines:
+    # A role-play's channel and names, as its own lines give them: a line that names one and
+    # says nothing else is the story's.
+    story = home.story_names(text for _, text, realm, cued in lines if cued and realm == FICTIONAL)
+    for section, text, _, cued in lines:
+        if not cued and story and kin.names_any(text, story):
+            found.append((FICTIONAL, False))
+            continue
         if cued or not section or file is not None:
             found.append((None if cued else file, False))
             continue

@@ -64,6 +64,8 @@ class _Home:
     know_how: frozenset[str]
     job_layer: str
     own_layers: frozenset[str]
+    story_names: tuple[re.Pattern[str], ...]
+    story_names_most: int
 
 
 @cache
@@ -76,6 +78,8 @@ def _home() -> _Home:
         know_how=frozenset(raw["know_how_layers"]),
         job_layer=str(raw["job_layer"]),
         own_layers=frozenset(raw["own_layers"]),
+        story_names=tuple(re.compile(p) for p in raw["story_names"]),
+        story_names_most=int(raw["story_names_most"]),
     )
 
 
@@ -87,6 +91,15 @@ def takes_scope(realm: str | None, layer: str) -> str | None:
     if realm == WORK and layer in _home().own_layers:
         return None
     return realm
+
+
+def story_names(texts: Iterable[str]) -> frozenset[str]:
+    """The names the story lines `texts` introduce: the channel a role-play is played in, the
+    names they quote or title ([home] story_names); none when there are more than one
+    channel's cast has."""
+    h = _home()
+    found = {m.group("name") for text in texts for p in h.story_names for m in p.finditer(text)}
+    return frozenset(found) if len(found) <= h.story_names_most else frozenset()
 
 
 def home_of(path: str | None) -> str | None:

@@ -295,3 +295,24 @@ def test_the_rule_keeping_a_persona_in_its_channel_is_the_users_own_life() -> No
     ):
         assert classify(text, path="/h/.hermes/memories/MEMORY.md").realm == "real", text
     assert classify('#问剑录 频道：我扮演"玄机子"，自称"贫道"').realm == "fictional"
+
+
+def test_a_line_naming_a_role_plays_channel_and_saying_nothing_else_is_the_storys() -> None:
+    # TAXONOMY.md, Realm: role-play content is fictional. The story line introduces the
+    # channel (#问剑录) and the names it quotes; an uncued line naming one is the story's,
+    # a line that says its own realm keeps it.
+    from memctl.classify import scope_realms
+
+    path = "/h/.hermes/memories/MEMORY.md"
+    texts = [
+        '#问剑录 频道：我扮演"玄机子"，自称"贫道"',
+        "问剑录设定：五行灵根",
+        "问剑录第 3 回：下山历练",
+        "只在 #问剑录 里用玄机子的口吻，其他频道正常聊天",
+        "每周六上午上吉他课",
+    ]
+    lines = [(None, t, (c := classify(t, path=path)).realm, c.realm_cued) for t in texts]
+    assert [r for _, _, r, _ in lines] == ["fictional", "real", "real", "real", "real"]
+    assert scope_realms(lines, path) == [None, "fictional", "fictional", None, None]
+    # With no story line, the same names teach nothing.
+    assert scope_realms(lines[1:], path) == [None, None, None, None]
