@@ -316,3 +316,13 @@ def test_a_line_naming_a_role_plays_channel_and_saying_nothing_else_is_the_story
     assert scope_realms(lines, path) == [None, "fictional", "fictional", None, None]
     # With no story line, the same names teach nothing.
     assert scope_realms(lines[1:], path) == [None, None, None, None]
+
+
+def test_a_customers_health_under_a_heading_naming_the_customers_is_the_jobs() -> None:
+    # TAXONOMY.md, Realm: clients are work; a customer's illness is still private.
+    line = "- 张阿姨：高血压，每月 5 号来拿药"
+    c = classify(line, section="MEMORY > 慢病顾客随访", path="/h/ws/MEMORY.md")
+    assert (c.realm, c.audience) == ("work", "private")
+    c = classify("- Mr Byrne: diabetic, insulin refill due Friday", section="NOTES > Patients")
+    assert c.realm == "work"
+    assert classify("- 高血压，在吃氨氯地平", section="MEMORY > 个人").realm == "real"
