@@ -326,3 +326,26 @@ def test_a_customers_health_under_a_heading_naming_the_customers_is_the_jobs() -
     c = classify("- Mr Byrne: diabetic, insulin refill due Friday", section="NOTES > Patients")
     assert c.realm == "work"
     assert classify("- 高血压，在吃氨氯地平", section="MEMORY > 个人").realm == "real"
+
+
+def test_a_global_file_whose_rules_serve_the_job_gives_them_the_job() -> None:
+    # Guideline 19: whose rules these are is said in the file or not at all. A job statement
+    # alone does not say it (a developer keeps personal projects too); rules about the job's
+    # clients do, unless a line says the user keeps projects of their own.
+    from memctl.classify import scope_realms
+
+    texts = [
+        "- I'm Ana Ruiz, a tax adviser at Ruiz & Sol, a small practice in Valencia.",
+        "- Never upload client files anywhere.",
+        "- Monthly pack for clients: P&L, balance sheet, cash flow.",
+        "- Money is Decimal, never float.",
+        "- Reply in Spanish.",
+    ]
+    lines = [(None, t, (c := classify(t, path=GLOBAL)).realm, c.realm_cued) for t in texts]
+    assert [r for _, _, r, _ in lines] == ["work", "work", "work", "unknown", "real"]
+    assert scope_realms(lines, GLOBAL) == [None, None, None, "work", None]
+    # The job statement and one such rule: nothing said.
+    assert scope_realms(lines[:2] + lines[3:], GLOBAL) == [None] * 4
+    own = "- 我的个人项目都放在 GitHub 上"
+    mine = [*lines, (None, own, "real", True)]
+    assert scope_realms(mine, GLOBAL) == [None] * 6
