@@ -349,3 +349,9 @@ def test_a_global_file_whose_rules_serve_the_job_gives_them_the_job() -> None:
     own = "- 我的个人项目都放在 GitHub 上"
     mine = [*lines, (None, own, "real", True)]
     assert scope_realms(mine, GLOBAL) == [None] * 6
+
+
+def test_a_pregnancy_check_up_is_the_persons_health() -> None:
+    # TAXONOMY.md, Audience: health is private; Realm: the user's own life.
+    c = classify("- 产检：唐筛结果正常，下次 12 月 12 日", path="/h/ws/memory/2026-11-28.md")
+    assert (c.realm, c.realm_cued, c.audience) == ("real", True, "private")
