@@ -39,6 +39,7 @@ def test_a_files_home_is_the_folder_above_its_notes(path, expected):
         "- 赵海，冷链车队的调度主管",
         "- I'm Dana Reyes, a licensed surveyor at Reyes & Lowe",
         "- **Notes:** dental hygienist, 6 years in practice",
+        "Dana Reyes, chartered surveyor, one of the partners at Reyes & Lowe.",
     ],
 )
 def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
@@ -58,6 +59,7 @@ def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
         "- 儿子小明，高二学生，班长",
         "- 老王，张家的家长",  # a parent, not a post
         "- Kettle, a cat at the shelter",
+        "Lives with her partner at home in Leeds",
     ],
 )
 def test_a_former_job_or_someone_elses_is_no_job_statement(text):
