@@ -355,3 +355,20 @@ def test_a_pregnancy_check_up_is_the_persons_health() -> None:
     # TAXONOMY.md, Audience: health is private; Realm: the user's own life.
     c = classify("- 产检：唐筛结果正常，下次 12 月 12 日", path="/h/ws/memory/2026-11-28.md")
     assert (c.realm, c.realm_cued, c.audience) == ("real", True, "private")
+
+
+def test_a_machine_of_the_workplace_is_the_jobs_even_in_a_profile() -> None:
+    # tests/quality, fifth set: a device line about the office machine that runs the job's
+    # software is profile/work; the person's own machines stay real.
+    for text, path, section in (
+        ("- Office laptop: Windows 11, Excel 365", GLOBAL, "AGENTS > About me"),
+        (
+            "设备：iPad 日常用，事务所里一台 Windows 工作站跑 CAD",
+            "/h/.hermes/memories/USER.md",
+            None,
+        ),
+    ):
+        c = classify(text, path=path, section=section)
+        assert (c.realm, c.layer) == ("work", "profile"), text
+    assert classify("- Home office: a standing desk and a 27-inch monitor").realm != "work"
+    assert classify("- MacBook Pro M3 for everything", path="/h/ws/USER.md").realm == "real"
