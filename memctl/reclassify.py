@@ -58,7 +58,7 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
         homes.setdefault(home.home_of(path), home.Evidence()).add(path, lines)
     to_work = {
         i for evidence in homes.values() if evidence.serves_job(texts) for i in evidence.candidates
-    }
+    } | set(home.project_work(homes))
     for entry, first, c, realm in settled:
         realm = home.WORK if entry["id"] in to_work else realm
         planned.extend(_change(entry, first, c, realm, decided))

@@ -115,4 +115,6 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
             texts.update(store.sources.texts_of_new(path))
         if evidence.serves_job(texts):
             rows.extend({"id": i, "realm": home.WORK} for i in evidence.candidates)
+    taken = {row["id"] for row in rows}
+    rows.extend({"id": i, "realm": home.WORK} for i in home.project_work(homes) if i not in taken)
     store.entries.amend_new(rows)

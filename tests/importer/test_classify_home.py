@@ -136,3 +136,33 @@ def test_how_the_owner_is_addressed_is_not_the_shops(tree, import_json, run, que
     assert realms['叫她"燕姐"。'] == "real"
     result = run("classify", "--dry-run", "--json")
     assert orjson.loads(result.stdout)["changes"] == []
+
+
+COURTS = (
+    "# courts\n\nScrapers for the Harbour Gazette's courts desk. Dana owns this repo.\n\n"
+    "## Rules\n\nNever edit anything in data/raw/.\nRun make test before pushing.\n"
+)
+FEEDBACK = (
+    "---\nname: Naming\ndescription: names\ntype: feedback\n---\n\n"
+    "Refer to a witness by their code, never by name.\n"
+)
+MEMORY = ".claude/projects/-home-dana-code-courts/memory/feedback_names.md"
+
+
+def test_a_projects_memory_is_the_job_when_its_project_file_says_so(tree, import_json, run, query):
+    """A Claude Code project's memory folder is the project's (its name is the project's path):
+    the project file says whose it is (guideline 19), so the memory's uncued know-how is too."""
+    root = tree({"code/courts/CLAUDE.md": COURTS, MEMORY: FEEDBACK})
+    import_json(root / "code" / "courts" / "CLAUDE.md", root / MEMORY)
+    realms = _realms(query)
+    assert realms["Never edit anything in data/raw/."] == "work"
+    assert realms["Refer to a witness by their code, never by name."] == "work"
+    result = run("classify", "--dry-run", "--json")
+    assert orjson.loads(result.stdout)["changes"] == []
+
+
+def test_a_projects_memory_keeps_its_own_guess_when_nothing_says_whose(tree, import_json, query):
+    plain = COURTS.replace("Scrapers for the Harbour Gazette's courts desk. ", "")
+    root = tree({"code/courts/CLAUDE.md": plain, MEMORY: FEEDBACK})
+    import_json(root / "code" / "courts" / "CLAUDE.md", root / MEMORY)
+    assert _realms(query)["Refer to a witness by their code, never by name."] != "work"
