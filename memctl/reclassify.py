@@ -50,14 +50,15 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
         )
         lines = []
         for (entry, first, c), (scoped, by_section) in zip(found, realms, strict=True):
-            realm = scoped or c.realm
+            layer = _layer(first, c)
+            realm = home.takes_scope(scoped, layer) or c.realm
             settled.append((entry, first, c, realm))
-            lines.append(_line(entry, c, _layer(first, c), realm, by_section))
+            lines.append(_line(entry, c, layer, realm, by_section))
             texts[entry["id"]] = entry["content"]
         homes.setdefault(home.home_of(path), home.Evidence()).add(path, lines)
     to_work = {
         i for evidence in homes.values() if evidence.serves_job(texts) for i in evidence.candidates
-    }
+    } | set(home.project_work(homes))
     for entry, first, c, realm in settled:
         realm = home.WORK if entry["id"] in to_work else realm
         planned.extend(_change(entry, first, c, realm, decided))

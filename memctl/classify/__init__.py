@@ -16,13 +16,18 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memctl import segment
-from memctl.classify import dates, facts, injection, kin, rules
+from memctl.classify import dates, facts, home, injection, kin, rules
 from memctl.classify.gate import grams
 
 ACTIVE = "active"
 PENDING = "pending_review"
-# The role of a text cue (classify.toml) saying the code base is the user's own project.
+# The roles of text cues (classify.toml) saying whose the code base is: the user's own
+# project, or one that serves a job (an employer's unit, a client).
 OWN_PROJECT = "own project"
+# The role of a text cue saying what the user does for a living.
+JOB_STATEMENT = "job statement"
+FICTIONAL = "fictional"
+JOB_PROJECT = "job's project"
 
 
 @dataclass(frozen=True)
@@ -137,18 +142,23 @@ def scopes(
     job's, under "Story bible" the story's. They decide when enough of them say a realm and
     nearly all agree; a section whose lines say none (a table under its own heading) takes its
     parent heading's. The file's role counts as in file_realm: a project file's real-life
-    lines say nothing of whose its code is, a global one settles nothing — unless one of its
-    lines says the project is the user's own ("my own open-source project", guideline 19):
-    then its rules are the user's own life. Thresholds: section_realm_*. Each realm comes
-    with whether the lines of its section (or of a heading above) settled it, not its file's
-    nor only its sibling sections' under a title.
+    lines say nothing of whose its code is, a global one settles nothing unless a few of its
+    lines besides the job statement say its rules serve the job (_global_scopes). A project
+    file one of whose lines says the project is the user's own ("my own open-source project",
+    guideline 19) has rules of the user's own life; when one says it serves an employer's
+    unit or a client ("for the Post's local-democracy desk"), they are the job's. Thresholds:
+    section_realm_*. Each realm comes with whether the lines of its section (or of a heading
+    above) settled it, not its file's nor only its sibling sections' under a title.
     """
     t = rules.lexicon().thresholds
     roles = rules.file_roles(path) if path is not None else frozenset()
     if "global" in roles:
-        return [(None, False)] * len(lines)
-    if "project" in roles and any(OWN_PROJECT in rules.text_roles(text) for _, text, _, _ in lines):
-        return [(None if cued else "real", False) for _, _, _, cued in lines]
+        return _global_scopes(lines)
+    if "project" in roles:
+        whose = frozenset().union(*(rules.text_roles(text) for _, text, _, _ in lines))
+        for role, realm in ((OWN_PROJECT, "real"), (JOB_PROJECT, "work")):
+            if role in whose:
+                return [(None if cued else realm, False) for _, _, _, cued in lines]
     file = file_realm(((realm, cued) for _, _, realm, cued in lines), path)
     said: dict[str, Counter[str]] = {}  # a section's own lines
     below: dict[str, Counter[str]] = {}  # a section's and its subsections' lines
@@ -180,7 +190,13 @@ def scopes(
 
     known: dict[str, tuple[str | None, bool]] = {}
     found: list[tuple[str | None, bool]] = []
-    for section, _, _, cued in lines:
+    # A role-play's channel and names, as its own lines give them: a line that names one and
+    # says nothing else is the story's.
+    story = home.story_names(text for _, text, realm, cued in lines if cued and realm == FICTIONAL)
+    for section, text, _, cued in lines:
+        if not cued and story and kin.names_any(text, story):
+            found.append((FICTIONAL, False))
+            continue
         if cued or not section or file is not None:
             found.append((None if cued else file, False))
             continue
@@ -188,6 +204,24 @@ def scopes(
             known[section] = settled(section)
         found.append(known[section])
     return found
+
+
+def _global_scopes(
+    lines: Sequence[tuple[str | None, str, str, bool]],
+) -> list[tuple[str | None, bool]]:
+    """A global instructions file's realms: none, unless a few of its lines other than the
+    job statement say its rules serve the job and none says the user keeps projects of
+    their own (classify.toml, file_realm_global_min_lines)."""
+    least = rules.lexicon().thresholds["file_realm_global_min_lines"]
+    serving = 0
+    for _, text, realm, cued in lines:
+        whose = rules.text_roles(text)
+        if OWN_PROJECT in whose:
+            return [(None, False)] * len(lines)
+        serving += cued and realm == "work" and JOB_STATEMENT not in whose
+    if serving < least:
+        return [(None, False)] * len(lines)
+    return [(None if cued else "work", False) for _, _, _, cued in lines]
 
 
 __all__ = [

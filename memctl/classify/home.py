@@ -17,6 +17,11 @@ no job, or whose know-how is mostly the person's life, keeps real. Project and g
 instructions files neither vote nor take it (guideline 19: whose code a rule is about is said
 in the file or not at all). Thresholds: classify.toml [thresholds] home_job_*; [home].
 
+A Claude Code project's memory folder (~/.claude/projects/-home-x-code-site/memory) is the
+memory of the project at that path: when the project's own instructions file settles its
+rules as a job's (its lines say it serves an employer, a team or a client), the memory's
+know-how that says no realm is the job's too (`project_work`).
+
 One pass: `Evidence.add` per file as it is settled (counts and ids; text only of the job
 statements), then `Evidence.serves_job` with the texts of the candidate lines.
 """
@@ -63,6 +68,11 @@ class _Home:
     dated_folder: re.Pattern[str]
     know_how: frozenset[str]
     job_layer: str
+    own_layers: frozenset[str]
+    story_names: tuple[re.Pattern[str], ...]
+    story_names_most: int
+    project_memory: re.Pattern[str]
+    project_memory_names: int
 
 
 @cache
@@ -74,7 +84,31 @@ def _home() -> _Home:
         dated_folder=re.compile(raw["dated_folder"]),
         know_how=frozenset(raw["know_how_layers"]),
         job_layer=str(raw["job_layer"]),
+        own_layers=frozenset(raw["own_layers"]),
+        story_names=tuple(re.compile(p) for p in raw["story_names"]),
+        story_names_most=int(raw["story_names_most"]),
+        project_memory=re.compile(raw["project_memory"]),
+        project_memory_names=int(raw["project_memory_names"]),
     )
+
+
+def takes_scope(realm: str | None, layer: str) -> str | None:
+    """The realm a line of `layer` that says none of its own takes from its file's or
+    section's `realm` (memctl.classify.scopes): work is a job's know-how, never who the
+    assistant is or how the two address each other (TAXONOMY.md, Realm: the persona and the
+    relationship are real), whatever the file around them serves. Layers: [home] own_layers."""
+    if realm == WORK and layer in _home().own_layers:
+        return None
+    return realm
+
+
+def story_names(texts: Iterable[str]) -> frozenset[str]:
+    """The names the story lines `texts` introduce: the channel a role-play is played in, the
+    names they quote or title ([home] story_names); none when there are more than one
+    channel's cast has."""
+    h = _home()
+    found = {m.group("name") for text in texts for p in h.story_names for m in p.finditer(text)}
+    return frozenset(found) if len(found) <= h.story_names_most else frozenset()
 
 
 def home_of(path: str | None) -> str | None:
@@ -106,8 +140,14 @@ class Evidence:
     candidates: list[int] = field(default_factory=list)  # know-how that may take the job's
     paths: list[str] = field(default_factory=list)  # the files the candidates are from
 
+    # A project file's rules as its file settled them: work when all that say no realm took it.
+    project_work: bool = False
+
     def add(self, path: str | None, lines: Iterable[Line]) -> None:
         roles = rules.file_roles(path) if path is not None else frozenset()
+        if "project" in roles:
+            uncued = {line.realm for line in lines if not line.cued}
+            self.project_work = self.project_work or uncued == {WORK}
         if roles & _APART:
             return
         takes = _ABOUT_USER not in roles
@@ -142,6 +182,27 @@ class Evidence:
         work = self.said[WORK] + naming
         total = work + sum(n for realm, n in self.said.items() if realm != WORK)
         return work >= t["home_job_min_lines"] and work / total >= t["home_job_min_share"]
+
+
+def project_work(homes: Mapping[str | None, Evidence]) -> list[int]:
+    """The know-how that says no realm of the Claude Code project memories whose project
+    file settles its rules as a job's: the memory of a job's code base is the job's."""
+    h = _home()
+    n = h.project_memory_names
+    # Claude Code names the folder after the project's path, "/" and "." written as "-".
+    work = [
+        "-" + re.sub(r"[/.]", "-", "-".join(PurePath(folder.replace("\\", "/")).parts[-n:]))
+        for folder, evidence in homes.items()
+        if folder is not None and evidence.project_work
+    ]
+    found: list[int] = []
+    for folder, evidence in homes.items():
+        m = h.project_memory.search(folder.replace("\\", "/")) if folder else None
+        if m is None or not evidence.candidates:
+            continue
+        if any(m.group("name").lower().endswith(tail.lower()) for tail in work):
+            found.extend(evidence.candidates)
+    return found
 
 
 def job_words(statements: Iterable[str]) -> frozenset[str]:

@@ -79,9 +79,10 @@ def settle_realms(
     sections = store.sources.sections_of_new(path) if path is not None else {}
     found = scopes([(sections.get(i), t, r, cued) for i, t, r, cued, *_ in lines], path)
     settled, amended = [], []
-    for (i, text, was, cued, layer, audience, fact), (realm, by_section) in zip(
+    for (i, text, was, cued, layer, audience, fact), (scoped, by_section) in zip(
         lines, found, strict=True
     ):
+        realm = home.takes_scope(scoped, layer)
         if realm is not None and was != realm:
             facts = supersede.fact_fields(text, realm)
             amended.append({"id": i, "realm": realm, **facts})
@@ -114,4 +115,6 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
             texts.update(store.sources.texts_of_new(path))
         if evidence.serves_job(texts):
             rows.extend({"id": i, "realm": home.WORK} for i in evidence.candidates)
+    taken = {row["id"] for row in rows}
+    rows.extend({"id": i, "realm": home.WORK} for i in home.project_work(homes) if i not in taken)
     store.entries.amend_new(rows)

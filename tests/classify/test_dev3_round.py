@@ -77,8 +77,12 @@ def test_a_section_whose_lines_agree_lends_its_realm_when_the_file_does_not() ->
     agree = [("A", "…", "work", True)] * 5 + [("B", "…", "real", True)] * 2
     agree += [("B", "…", "real", False)]
     assert scope_realms(agree, path)[-1] == "work"
-    # A global instructions file settles nothing, a project file's real lines do not count.
-    assert scope_realms(lines, "/home/a/.codex/AGENTS.md") == [None] * len(lines)
+    # A global instructions file settles nothing by its sections or the person's life (one
+    # line of the job neither); a project file's real lines do not count. (Since realm6, a
+    # global file with a few lines besides the job statement that say work gives its rules
+    # the job: tests/classify/test_scope.py.)
+    one_job = [line for line in lines if line[2] != "work"] + [lines[1]]
+    assert scope_realms(one_job, "/home/a/.codex/AGENTS.md") == [None] * len(one_job)
     project = [("R", "…", "real", True)] * 2 + [("R", "…", "unknown", False)]
     assert scope_realms(project, "/home/a/code/x/CLAUDE.md") == [None, None, None]
 

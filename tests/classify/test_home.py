@@ -33,6 +33,13 @@ def test_a_files_home_is_the_folder_above_its_notes(path, expected):
         "自由职业，做插画",
         "我在一家医院当护士",
         "- 周老师，高二语文老师",
+        # The title's own shape after the name: -师, -员, -长, 主管, 合伙人 (invented names).
+        "- 王晓梅，执业药师，社区药房的店长",
+        "用户：陈立，一级注册结构工程师，某设计院的合伙人之一",
+        "- 赵海，冷链车队的调度主管",
+        "- I'm Dana Reyes, a licensed surveyor at Reyes & Lowe",
+        "- **Notes:** dental hygienist, 6 years in practice",
+        "Dana Reyes, chartered surveyor, one of the partners at Reyes & Lowe.",
     ],
 )
 def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
@@ -48,6 +55,11 @@ def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
         "My sister works at a bank",  # someone else's
         "我朋友是律师",
         "叫我周老师就行",  # how to address her, not her job
+        "- 老公，外贸公司经理",  # a relative's job
+        "- 儿子小明，高二学生，班长",
+        "- 老王，张家的家长",  # a parent, not a post
+        "- Kettle, a cat at the shelter",
+        "Lives with her partner at home in Leeds",
     ],
 )
 def test_a_former_job_or_someone_elses_is_no_job_statement(text):

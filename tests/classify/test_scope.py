@@ -224,3 +224,151 @@ def test_scopes_say_which_realms_a_section_settled() -> None:
         ("M > Notes", "x", "real", False)
     ]
     assert scopes(many, "/h/ws/MEMORY.md")[-1] == ("real", False)
+
+
+def test_a_time_zone_named_after_a_place_or_its_label_is_the_persons_own() -> None:
+    # TAXONOMY.md, profile: the user's time zone; guideline 18: real in a business's notes too.
+    for text in (
+        "- Shenzhen, Asia/Shanghai.",
+        "- 住杭州滨江，时区 Asia/Shanghai；早班 6 点到岗",
+        "- Time zone Australia/Hobart. Up at 5 in harvest",
+        "Time zone America/Los_Angeles",
+    ):
+        c = classify(text, section="MEMORY > 店里", path="/h/ws/MEMORY.md")
+        assert (c.realm, c.realm_cued, c.layer) == ("real", True, "profile"), text
+    # A server's or a job's zone is setup.
+    for text in ("cron 用 TZ=Asia/Shanghai 跑", "ln -s /usr/share/zoneinfo/Asia/Shanghai /etc/x"):
+        assert classify(text, path="/h/ws/MEMORY.md").realm_cued is False, text
+
+
+def test_the_language_one_writes_and_short_replies_are_the_persons_tastes() -> None:
+    # Guideline 15: the user's language and answer style are profile, also in a CLAUDE.md.
+    for text in (
+        "Dana writes British English. Suggest edits as a diff.",
+        "Keep chat replies short.",
+    ):
+        c = classify(text, section="site > Writing", path="/h/code/site/CLAUDE.md")
+        assert (c.realm, c.realm_cued, c.layer) == ("real", True, "profile"), text
+    assert classify("The exporter writes English subtitles to out/").realm_cued is False
+
+
+def test_a_project_file_that_says_it_serves_an_employers_unit_is_the_jobs() -> None:
+    # Guideline 19: a coding project's rules are unknown unless the text says whose project
+    # it is; one that serves an employer's desk or a client is a job's (TAXONOMY.md, Realm).
+    from memctl.classify import scope_realms
+
+    path = "/h/code/courts/CLAUDE.md"
+    head = "Scrapers for the Harbour Gazette's courts desk. Dana owns this repo."
+    c = classify(head, path=path)
+    assert (c.realm, c.realm_cued) == ("work", True)
+    rules = ["Never edit anything in data/raw/.", "Run make test before pushing."]
+    lines = [(None, head, c.realm, True)] + [(None, r, "unknown", False) for r in rules]
+    lines.append(("courts > Writing", "Keep chat replies short.", "real", True))
+    assert scope_realms(lines, path) == [None, "work", "work", None]
+    # The same rules with no word of whose they are stay unknown.
+    assert scope_realms(lines[1:], path) == [None, None, None]
+    for text in ("为报社数据组做的爬虫", "Tools for the clinic's front office"):
+        assert classify(text, path=path).realm == "work", text
+    for text in ("A toy for my cat's feeder", "Bot for the city's bus times"):
+        assert classify(text, path=path).realm != "work", text
+
+
+def test_the_persons_phone_and_plain_answers_are_theirs_in_a_jobs_notes() -> None:
+    # TAXONOMY.md, profile: devices and general tastes (answer style) are the person's own.
+    for text in (
+        "- Phone is an old Pixel 4 with one bar in the back paddock",
+        "- 手机：iPhone 15，电信卡",
+        "- Wants plain answers and metric units.",
+    ):
+        c = classify(text, section="MEMORY > About Sam", path="/h/ws/MEMORY.md")
+        assert (c.realm, c.realm_cued, c.layer) == ("real", True, "profile"), text
+    assert classify("- Phone numbers of drivers are in drivers.xlsx").realm_cued is False
+
+
+def test_the_rule_keeping_a_persona_in_its_channel_is_the_users_own_life() -> None:
+    # tests/quality, fifth set: the rule keeping the persona in its channel is real; the
+    # role-play it names is not its realm.
+    for text in (
+        "只在问剑录频道扮演玄机子，别的频道不要。",
+        "只在 #问剑录 里用玄机子的口吻说话，其他频道正常聊天。",
+        "Play the innkeeper only in #tavern, never in other channels.",
+    ):
+        assert classify(text, path="/h/.hermes/memories/MEMORY.md").realm == "real", text
+    assert classify('#问剑录 频道：我扮演"玄机子"，自称"贫道"').realm == "fictional"
+
+
+def test_a_line_naming_a_role_plays_channel_and_saying_nothing_else_is_the_storys() -> None:
+    # TAXONOMY.md, Realm: role-play content is fictional. The story line introduces the
+    # channel (#问剑录) and the names it quotes; an uncued line naming one is the story's,
+    # a line that says its own realm keeps it.
+    from memctl.classify import scope_realms
+
+    path = "/h/.hermes/memories/MEMORY.md"
+    texts = [
+        '#问剑录 频道：我扮演"玄机子"，自称"贫道"',
+        "问剑录设定：五行灵根",
+        "问剑录第 3 回：下山历练",
+        "只在 #问剑录 里用玄机子的口吻，其他频道正常聊天",
+        "每周六上午上吉他课",
+    ]
+    lines = [(None, t, (c := classify(t, path=path)).realm, c.realm_cued) for t in texts]
+    assert [r for _, _, r, _ in lines] == ["fictional", "real", "real", "real", "real"]
+    assert scope_realms(lines, path) == [None, "fictional", "fictional", None, None]
+    # With no story line, the same names teach nothing.
+    assert scope_realms(lines[1:], path) == [None, None, None, None]
+
+
+def test_a_customers_health_under_a_heading_naming_the_customers_is_the_jobs() -> None:
+    # TAXONOMY.md, Realm: clients are work; a customer's illness is still private.
+    line = "- 张阿姨：高血压，每月 5 号来拿药"
+    c = classify(line, section="MEMORY > 慢病顾客随访", path="/h/ws/MEMORY.md")
+    assert (c.realm, c.audience) == ("work", "private")
+    c = classify("- Mr Byrne: diabetic, insulin refill due Friday", section="NOTES > Patients")
+    assert c.realm == "work"
+    assert classify("- 高血压，在吃氨氯地平", section="MEMORY > 个人").realm == "real"
+
+
+def test_a_global_file_whose_rules_serve_the_job_gives_them_the_job() -> None:
+    # Guideline 19: whose rules these are is said in the file or not at all. A job statement
+    # alone does not say it (a developer keeps personal projects too); rules about the job's
+    # clients do, unless a line says the user keeps projects of their own.
+    from memctl.classify import scope_realms
+
+    texts = [
+        "- I'm Ana Ruiz, a tax adviser at Ruiz & Sol, a small practice in Valencia.",
+        "- Never upload client files anywhere.",
+        "- Monthly pack for clients: P&L, balance sheet, cash flow.",
+        "- Money is Decimal, never float.",
+        "- Reply in Spanish.",
+    ]
+    lines = [(None, t, (c := classify(t, path=GLOBAL)).realm, c.realm_cued) for t in texts]
+    assert [r for _, _, r, _ in lines] == ["work", "work", "work", "unknown", "real"]
+    assert scope_realms(lines, GLOBAL) == [None, None, None, "work", None]
+    # The job statement and one such rule: nothing said.
+    assert scope_realms(lines[:2] + lines[3:], GLOBAL) == [None] * 4
+    own = "- 我的个人项目都放在 GitHub 上"
+    mine = [*lines, (None, own, "real", True)]
+    assert scope_realms(mine, GLOBAL) == [None] * 6
+
+
+def test_a_pregnancy_check_up_is_the_persons_health() -> None:
+    # TAXONOMY.md, Audience: health is private; Realm: the user's own life.
+    c = classify("- 产检：唐筛结果正常，下次 12 月 12 日", path="/h/ws/memory/2026-11-28.md")
+    assert (c.realm, c.realm_cued, c.audience) == ("real", True, "private")
+
+
+def test_a_machine_of_the_workplace_is_the_jobs_even_in_a_profile() -> None:
+    # tests/quality, fifth set: a device line about the office machine that runs the job's
+    # software is profile/work; the person's own machines stay real.
+    for text, path, section in (
+        ("- Office laptop: Windows 11, Excel 365", GLOBAL, "AGENTS > About me"),
+        (
+            "设备：iPad 日常用，事务所里一台 Windows 工作站跑 CAD",
+            "/h/.hermes/memories/USER.md",
+            None,
+        ),
+    ):
+        c = classify(text, path=path, section=section)
+        assert (c.realm, c.layer) == ("work", "profile"), text
+    assert classify("- Home office: a standing desk and a 27-inch monitor").realm != "work"
+    assert classify("- MacBook Pro M3 for everything", path="/h/ws/USER.md").realm == "real"

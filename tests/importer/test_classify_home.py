@@ -115,3 +115,54 @@ def test_classify_reads_the_home_whole_when_it_came_in_two_imports(tree, import_
     assert result.exit_code == 0, result.output
     assert _realms(query)[DISCHARGE] == "work"
     assert _realms(query)["Mum's birthday dinner is booked every March"] == "real"
+
+
+# A business's notes: most lines say work (客户, 供应商, 门店, 顾客), so the file's uncued
+# lines take work; how the owner is addressed says no realm of its own.
+SHOP = (
+    "# MEMORY.md\n\n## 店里\n\n"
+    "- 客户的订单周五前发货\n- 供应商每周三送货\n- 门店 9 点开门\n"
+    "- 顾客投诉先记下来再回复\n- 新客户首单打九折\n- 进货单发到采购群\n"
+    '- 叫她"燕姐"。\n'
+)
+
+
+def test_how_the_owner_is_addressed_is_not_the_shops(tree, import_json, run, query):
+    """TAXONOMY.md, Realm: the relationship is real; a file's work majority is its know-how's,
+    not how the two address each other."""
+    import_json(tree({"ws/MEMORY.md": SHOP}))
+    realms = _realms(query)
+    assert realms["进货单发到采购群"] == "work"  # no word of its own: its file's
+    assert realms['叫她"燕姐"。'] == "real"
+    result = run("classify", "--dry-run", "--json")
+    assert orjson.loads(result.stdout)["changes"] == []
+
+
+COURTS = (
+    "# courts\n\nScrapers for the Harbour Gazette's courts desk. Dana owns this repo.\n\n"
+    "## Rules\n\nNever edit anything in data/raw/.\nRun make test before pushing.\n"
+)
+FEEDBACK = (
+    "---\nname: Naming\ndescription: names\ntype: feedback\n---\n\n"
+    "Refer to a witness by their code, never by name.\n"
+)
+MEMORY = ".claude/projects/-home-dana-code-courts/memory/feedback_names.md"
+
+
+def test_a_projects_memory_is_the_job_when_its_project_file_says_so(tree, import_json, run, query):
+    """A Claude Code project's memory folder is the project's (its name is the project's path):
+    the project file says whose it is (guideline 19), so the memory's uncued know-how is too."""
+    root = tree({"code/courts/CLAUDE.md": COURTS, MEMORY: FEEDBACK})
+    import_json(root / "code" / "courts" / "CLAUDE.md", root / MEMORY)
+    realms = _realms(query)
+    assert realms["Never edit anything in data/raw/."] == "work"
+    assert realms["Refer to a witness by their code, never by name."] == "work"
+    result = run("classify", "--dry-run", "--json")
+    assert orjson.loads(result.stdout)["changes"] == []
+
+
+def test_a_projects_memory_keeps_its_own_guess_when_nothing_says_whose(tree, import_json, query):
+    plain = COURTS.replace("Scrapers for the Harbour Gazette's courts desk. ", "")
+    root = tree({"code/courts/CLAUDE.md": plain, MEMORY: FEEDBACK})
+    import_json(root / "code" / "courts" / "CLAUDE.md", root / MEMORY)
+    assert _realms(query)["Refer to a witness by their code, never by name."] != "work"
