@@ -64,7 +64,10 @@ class Shared(Generic[T, R]):
         self._dropped: Any = set()  # items no longer needed (shared with the worker if any)
         self._lent: _Lent[T, R] | None = None
         if helper is not None and self._chunks > 1 and helper.alive and helper.lock.acquire(False):
-            # A worker forked before these items existed: they are sent to it, chunk by chunk.
+            # A worker forked before these items existed: they are sent to it, chunk by chunk,
+            # smaller ones (it has two in hand, which the caller cannot take back at the end).
+            self._size = chunk or max(1, CHUNK // _Lent.AHEAD // 2)
+            self._chunks = (len(items) + self._size - 1) // self._size
             self._dropped = bytearray(len(items))
             self._lent = _Lent(helper, self)
             return
