@@ -13,6 +13,10 @@ waits idle for the other, and the caller may drop items it has learned it no lon
     for start, chunk in shared.results():
         ...                                   # chunk[i] is jobs[start + i]'s result
 
+An import forks its worker once, before it reads the first file (`Helper`), and each batch's
+chunks are sent to it: a worker forked from a caller holding a big file's records shares their
+pages, and every page either process writes afterwards is copied.
+
 The worker dies with the caller (a killed import leaves no orphan holding a lock), and the
 caller learns of a worker that died, even in the middle of a message (end of file on the pipe,
 whose writing end only the worker holds), instead of waiting for it forever.
