@@ -13,6 +13,10 @@ waits idle for the other, and the caller may drop items it has learned it no lon
     for start, chunk in shared.results():
         ...                                   # chunk[i] is jobs[start + i]'s result
 
+An import forks its worker once, before it reads the first file (`Helper`), and each batch's
+chunks are sent to it: a worker forked from a caller holding a big file's records shares their
+pages, and every page either process writes afterwards is copied.
+
 The worker dies with the caller (a killed import leaves no orphan holding a lock), and the
 caller learns of a worker that died, even in the middle of a message (end of file on the pipe,
 whose writing end only the worker holds), instead of waiting for it forever.
@@ -30,7 +34,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -47,7 +51,13 @@ class Shared(Generic[T, R]):
     """`fn` over `items`, split between one forked worker (front) and the caller (back)."""
 
     def __init__(
-        self, items: Sequence[T], fn: Callable[[T], R], *, fork: bool = True, chunk: int = 0
+        self,
+        items: Sequence[T],
+        fn: Callable[[T], R],
+        *,
+        fork: bool = True,
+        chunk: int = 0,
+        helper: Helper | None = None,
     ) -> None:
         self._items = items
         self._fn = fn
@@ -56,6 +66,15 @@ class Shared(Generic[T, R]):
         self._proc: Any = None
         self._done = False  # the worker has sent its last chunk
         self._dropped: Any = set()  # items no longer needed (shared with the worker if any)
+        self._lent: _Lent[T, R] | None = None
+        if helper is not None and self._chunks > 1 and helper.alive and helper.lock.acquire(False):
+            # A worker forked before these items existed: they are sent to it, chunk by chunk,
+            # smaller ones (it has two in hand, which the caller cannot take back at the end).
+            self._size = chunk or max(1, CHUNK // _Lent.AHEAD // 2)
+            self._chunks = (len(items) + self._size - 1) // self._size
+            self._dropped = bytearray(len(items))
+            self._lent = _Lent(helper, self)
+            return
         if fork and self._chunks > 1 and (os.cpu_count() or 1) > 1:
             ctx = multiprocessing.get_context("fork")
             self._dropped = ctx.RawArray("b", len(items))
@@ -144,6 +163,9 @@ class Shared(Generic[T, R]):
         so whatever the caller does with a chunk also overlaps the worker's computing.
         """
         dropped = self._dropped
+        if self._lent is not None:
+            yield from self._lent.results()
+            return
         if self._proc is None:
             yield (
                 0,
@@ -184,12 +206,18 @@ class Shared(Generic[T, R]):
 
     def close(self) -> None:
         """Stop the worker (idempotent); `results` calls it, callers that bail out must too."""
+        if self._lent is not None:
+            self._lent.close()
         if self._proc is not None:
             if self._proc.is_alive():
                 self._proc.terminate()
             self._proc.join()
             self._reader.close()
             self._proc = None
+
+
+def _trace() -> str:
+    return traceback.format_exc()
 
 
 def _pickled(message: Any) -> bytes:
@@ -219,3 +247,193 @@ def _die_with(parent: int) -> None:
             libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # it died before that took effect
         os._exit(1)
+
+
+class Helper:
+    """A worker forked before the work it will share exists (`Shared(..., helper=h)`).
+
+    A worker forked from a caller that holds a big file's records shares their pages, and
+    every page either process then writes (a reference count, a freed object, the caller's
+    next arrays) becomes a private copy in both: 120-180 MB at 100k records. Forked early,
+    it holds nothing but what was loaded by then (the classifier's lexicons); each chunk is
+    sent to it, and its results sent back. One `Shared` at a time uses it; `close` ends it.
+    """
+
+    def __init__(self) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self._inbox, to_worker = ctx.Pipe(duplex=False)  # the worker reads the first end
+        from_worker, self._outbox = ctx.Pipe(duplex=False)  # the worker writes the second
+        self._parent = os.getpid()
+        self._proc: Any = ctx.Process(
+            target=self._serve, args=(to_worker, self._outbox), daemon=True
+        )
+        gc.freeze()
+        try:
+            self._proc.start()
+        finally:
+            gc.unfreeze()
+        # The caller keeps the sending end of the first pipe and the reading end of the
+        # second; the worker's ends closed here, its death is end of file on the second.
+        self.sender, self.receiver = to_worker, from_worker
+        self._inbox.close()
+        self._outbox.close()
+        self.lock = threading.Lock()  # held by the one Shared using it (another forks its own)
+        self.batches = 0
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.is_alive()
+
+    def _serve(self, to_worker: Any, outbox: Any) -> None:
+        _die_with(self._parent)
+        to_worker.close()
+        code = 0
+        try:
+            while True:
+                message = pickle.loads(self._inbox.recv_bytes())
+                if message is None:
+                    break
+                batch, index, fn, items, dropped = message
+                if index < 0:  # the caller's last chunk of a batch was sent: say so, in order
+                    outbox.send_bytes(_pickled((batch, index, None)))
+                    continue
+                results = [None if dropped[i] else fn(item) for i, item in enumerate(items)]
+                # Two messages: what it is, then the results, which the caller keeps pickled
+                # until it takes them (~72 bytes a classified entry, ~540 as objects).
+                outbox.send_bytes(_pickled((batch, index, None)))
+                outbox.send_bytes(_pickled(results))
+        except (EOFError, OSError):
+            pass  # the caller is gone
+        except BaseException:
+            with contextlib.suppress(OSError):
+                outbox.send_bytes(_pickled((-1, -1, traceback.format_exc())))
+            code = 1
+        os._exit(code)
+
+    def close(self) -> None:
+        """End the worker (idempotent)."""
+        if self._proc is None:
+            return
+        with contextlib.suppress(OSError):
+            self.sender.send_bytes(_END)
+        self._proc.join(timeout=5)
+        if self._proc.is_alive():
+            self._proc.terminate()
+            self._proc.join()
+        self.sender.close()
+        self.receiver.close()
+        self._proc = None
+
+
+_DONE = object()  # a batch's last message from the helper
+
+
+class _Lent(Generic[T, R]):
+    """A Shared's chunks from the front sent to a Helper by a feeding thread, at most two
+    ahead of what it has sent back, its results collected by a receiving thread; the caller
+    takes chunks from the back, as with a forked worker."""
+
+    AHEAD = 2
+
+    def __init__(self, helper: Helper, shared: Shared[T, R]) -> None:
+        helper.batches += 1  # its lock is held: Shared took it
+        self._helper, self._shared, self._batch = helper, shared, helper.batches
+        self._claims = threading.Lock()
+        self._front, self._back = 0, shared._chunks
+        self._slots = threading.Semaphore(self.AHEAD)
+        self._received: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._closed = False
+        self._feeder = threading.Thread(target=self._feed, daemon=True)
+        self._receiver = threading.Thread(target=self._receive, daemon=True)
+        self._receiver.start()
+        self._feeder.start()
+
+    def _claim(self, front: bool) -> int | None:
+        with self._claims:
+            if self._front >= self._back:
+                return None
+            if front:
+                self._front += 1
+                return self._front - 1
+            self._back -= 1
+            return self._back
+
+    def _feed(self) -> None:
+        shared, send = self._shared, self._helper.sender.send_bytes
+        try:
+            while True:
+                self._slots.acquire()
+                if (index := self._claim(front=True)) is None:
+                    break
+                start = index * shared._size
+                items = shared._chunk(index)
+                dropped = bytes(shared._dropped[start : start + len(items)])
+                send(_pickled((self._batch, index, shared._fn, items, dropped)))
+        except OSError:
+            return  # the worker died: the receiver says so
+        except BaseException:  # a chunk that cannot be pickled: the caller raises it
+            self._received.put(WorkerFailed(f"cannot send to the worker:\n{_trace()}"))
+        # The worker answers this after the chunks sent before it: the receiver's last message.
+        with contextlib.suppress(OSError):
+            send(_pickled((self._batch, -1, None, None, None)))
+
+    def _receive(self) -> None:
+        receive = self._helper.receiver.recv_bytes
+        while True:
+            try:
+                batch, index, results = pickle.loads(receive())
+                body = receive() if batch >= 0 and index >= 0 else b""
+            except (EOFError, OSError):
+                self._received.put(WorkerFailed("worker process exited before finishing"))
+                return
+            if batch == -1:
+                self._received.put(WorkerFailed(f"worker process failed:\n{results}"))
+                return
+            if batch != self._batch:
+                continue  # cannot happen: a batch is drained before the next one starts
+            if index < 0:
+                self._received.put(_DONE)
+                return
+            self._slots.release()
+            self._received.put((index * self._shared._size, body))
+
+    def results(self) -> Iterator[tuple[int, list[R | None]]]:
+        shared, dropped = self._shared, self._shared._dropped
+        done = False  # the worker's last message taken
+        try:
+            while (index := self._claim(front=False)) is not None:
+                start = index * shared._size
+                chunk = shared._chunk(index)
+                yield (
+                    start,
+                    [None if dropped[start + i] else shared._fn(x) for i, x in enumerate(chunk)],
+                )
+                while not done and not self._received.empty():
+                    done = yield from self._take(self._received.get())
+            while not done:
+                done = yield from self._take(self._received.get())
+        finally:
+            self.close()
+
+    @staticmethod
+    def _take(message: Any) -> Generator[tuple[int, list[Any]], None, bool]:
+        """Yield a chunk's results (or raise the worker's failure); True for the last one."""
+        if isinstance(message, WorkerFailed):
+            raise message
+        if message is _DONE:
+            return True
+        start, body = message
+        yield start, pickle.loads(body)
+        return False
+
+    def close(self) -> None:
+        """No more chunks for the worker; wait for those it has (their results dropped)."""
+        if self._closed:
+            return
+        self._closed = True
+        with self._claims:
+            self._back = self._front
+        self._slots.release()  # a feeder waiting for a slot finds nothing left to claim
+        self._feeder.join()
+        self._receiver.join()
+        self._helper.lock.release()

@@ -6,12 +6,13 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from memctl.parallel import Shared, WorkerFailed
+from memctl.parallel import Helper, Shared, WorkerFailed
 
 
 def square(x: int) -> int:
@@ -167,3 +168,139 @@ def test_dropped_items_are_passed_over_by_the_worker_too(fork: bool) -> None:
     computed = [i for i in dropped if got[i] is not None]
     assert len(computed) <= (50 if fork else 0)
     assert all(got[i] == i * i for i in computed)
+
+
+# --------------------------------------------------------------------- a worker forked early
+
+
+def test_a_helper_forked_before_the_items_existed_shares_them_exactly() -> None:
+    helper = Helper()
+    try:
+        for n in (2_345, 10, 0, 777):  # one helper, several batches in turn
+            items = list(range(n))
+            shared = Shared(items, square, chunk=100, helper=helper)
+            assert collect(shared) == [x * x for x in items]
+        assert helper.alive
+    finally:
+        helper.close()
+    assert not helper.alive
+
+
+def test_the_helper_takes_chunks_while_the_caller_does_other_work() -> None:
+    helper = Helper()
+    try:
+        shared = Shared(list(range(600)), slow_square, chunk=20, helper=helper)
+        assert shared._proc is None  # no fork of its own
+        time.sleep(0.3)  # the helper alone: it has computed chunks from the front
+        starts = [start for start, _ in shared.results()]
+        assert starts[0] == 600 - 20  # the caller's first is the last chunk...
+        assert 0 in starts and len(starts) == 30  # ...and the helper's arrive too, each once
+    finally:
+        helper.close()
+
+
+def test_items_dropped_are_not_sent_to_the_helper() -> None:
+    helper = Helper()
+    try:
+        items = list(range(1_000))
+        shared = Shared(items, slow_square, chunk=50, helper=helper)
+        time.sleep(0.1)
+        dropped = set(range(300, 700))
+        shared.drop(dropped)
+        got = collect(shared)
+        assert [got[i] for i in items if i not in dropped] == [
+            x * x for x in items if x not in dropped
+        ]
+        # Sent before the drop: at most the chunks it had in hand (two ahead) were computed.
+        assert len([i for i in dropped if got[i] is not None]) <= 2 * 50
+    finally:
+        helper.close()
+
+
+def test_a_failure_in_the_helper_is_raised_and_the_next_batch_forks_its_own() -> None:
+    helper = Helper()
+    try:
+        shared = Shared(list(range(1_000)), fails_on_500, chunk=10, helper=helper)
+        time.sleep(0.3)
+        with pytest.raises((WorkerFailed, ValueError), match="bad item 500"):
+            list(shared.results())
+        time.sleep(0.1)
+        assert not helper.alive
+        items = list(range(300))
+        assert collect(Shared(items, square, chunk=10, helper=helper)) == [x * x for x in items]
+    finally:
+        helper.close()
+
+
+def test_a_helper_that_dies_is_reported_not_waited_for() -> None:
+    helper = Helper()
+    try:
+        shared = Shared(list(range(1_000)), dies_on_300, chunk=10, helper=helper)
+        time.sleep(0.3)
+        shared.drop(range(1_000))
+        with pytest.raises(WorkerFailed, match="exited"):
+            list(shared.results())
+    finally:
+        helper.close()
+
+
+def test_a_helper_in_use_is_not_shared_by_a_second_batch() -> None:
+    helper = Helper()
+    try:
+        first = Shared(list(range(500)), square, chunk=10, helper=helper)
+        second = Shared(list(range(500)), square, chunk=10, helper=helper)
+        assert second._proc is not None  # forked its own worker
+        assert collect(second) == [x * x for x in range(500)]
+        assert collect(first) == [x * x for x in range(500)]
+    finally:
+        helper.close()
+
+
+def test_closing_a_batch_early_leaves_the_helper_ready_for_the_next() -> None:
+    helper = Helper()
+    try:
+        shared = Shared(list(range(2_000)), slow_square, chunk=10, helper=helper)
+        time.sleep(0.05)
+        shared.close()
+        items = list(range(400))
+        assert collect(Shared(items, square, chunk=10, helper=helper)) == [x * x for x in items]
+    finally:
+        helper.close()
+
+
+def test_work_that_cannot_be_sent_to_the_helper_is_an_error_not_a_wait() -> None:
+    helper = Helper()
+    try:
+        shared = Shared(list(range(100)), lambda x: x, chunk=10, helper=helper)
+        with pytest.raises(WorkerFailed, match="cannot send"):
+            list(shared.results())
+        items = list(range(50))
+        assert collect(Shared(items, square, chunk=10, helper=helper)) == [x * x for x in items]
+    finally:
+        helper.close()
+
+
+CALLER = os.getpid()
+
+
+def slow_in_the_caller(x: int) -> int:
+    if os.getpid() == CALLER:
+        time.sleep(0.02)
+    return x * x
+
+
+def test_the_helper_finishing_first_is_not_waited_for_again() -> None:
+    """The helper's last answer arrives while the caller still computes chunks of its own:
+    the caller must still see the end (it once took that answer for a chunk and waited on)."""
+    helper = Helper()
+    try:
+        items = list(range(400))
+        shared = Shared(items, slow_in_the_caller, chunk=10, helper=helper)
+        got: list[list[int | None]] = []
+        runner = threading.Thread(target=lambda: got.append(collect(shared)), daemon=True)
+        runner.start()
+        runner.join(timeout=30)
+        assert not runner.is_alive(), "the caller waits for a helper that has finished"
+        assert got == [[x * x for x in items]]
+    finally:
+        helper.close()

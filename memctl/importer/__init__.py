@@ -25,6 +25,7 @@ from memctl.importer.dedupe import ALREADY_IMPORTED, EXACT_DUPLICATE
 from memctl.importer.report import FileReport, ImportReport, Progress, nothing_found, plural_files
 from memctl.importer.walk import collect_files, printable_path
 from memctl.models import Record, Rejection
+from memctl.parallel import Helper
 from memctl.store import UserStore, now_iso
 
 __all__ = [
@@ -47,15 +48,20 @@ def import_paths(
     files = copies.order(collect_files(paths, report, hidden=hidden))
     with store.store.transaction():
         report.run_id = store.start_run()
-    run = Run(store)
+    # A big import's worker is forked before any file is read (see parallel.Helper).
+    run = Run(store, helper=accept.helper_for([_size(p) for p in files]))
     seen = copies.Seen(store)
-    for index, path in enumerate(files):
-        if progress:
-            progress(index, len(files), str(path))
-        items = read.records(path, fmt, report)
-        if items is not None:
-            seen.mark(path, items)
-            _import_file(store, path, items, report, run)
+    try:
+        for index, path in enumerate(files):
+            if progress:
+                progress(index, len(files), str(path))
+            items = read.records(path, fmt, report)
+            if items is not None:
+                seen.mark(path, items)
+                _import_file(store, path, items, report, run)
+    finally:
+        if run.helper is not None:
+            run.helper.close()
     if progress:
         progress(len(files), len(files), "")
     with store.store.transaction():
@@ -89,6 +95,13 @@ def import_records(
     return report
 
 
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # read.records reports it
+
+
 def _finish_run(store: UserStore, report: ImportReport) -> None:
     assert report.run_id is not None
     with store.store.transaction():
@@ -119,6 +132,7 @@ class Run:
     left: tuple[int, int, int] | None = None
     # What each home's files said so far of its job (importer.classify.settle_homes).
     homes: classify.Homes = field(default_factory=dict)
+    helper: Helper | None = None  # a worker forked before the first file was read
 
     def current(self) -> bool:
         """Whether the store is as this run left it (no entry, signature or change since,
@@ -144,13 +158,14 @@ def _import_file(
     first = next((i for i in items if isinstance(i, Record)), None)
     file_report = FileReport(str(path), first.format if first else "-")
     report.by_file.append(file_report)
-    verdicts = accept.sort(items)
+    verdicts = accept.sort(items, run.helper)
     report.not_memory.extend(verdicts.not_memory)
     with store.store.transaction():
         if run.chains and not run.current():  # another writer since the last file
             run.chains.clear()
         batch = dedupe.exact(store, str(path), verdicts.accepted, run.seen, verdicts.skipped)
-        shared = classify.start(batch.to_classify)  # in a worker, while the engine runs here
+        # In a worker, while the engine runs here.
+        shared = classify.start(batch.to_classify, run.helper)
         try:
             # Loaded only for a file with new texts: a re-import of known files never pays.
             engine = run.engine if batch.to_classify else None

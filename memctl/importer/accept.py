@@ -8,6 +8,7 @@ else to do yet.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,11 +22,14 @@ from memctl.ingest.restraint import judge
 from memctl.models import AUDIENCES, LAYERS, MEMORY, MESSAGE, REALMS, STATUSES, Record, Rejection
 from memctl.normalise import hash_canonical, normalise, raw_hash
 from memctl.normalise import warm as warm_normalise
-from memctl.parallel import Shared
+from memctl.parallel import Helper, Shared
 from memctl.store.fields import RESTORABLE
 
 MAX_RECORD_CHARS = 20_000
 PARALLEL_MIN = 4000  # records (or new entries) in one file before a worker shares the work
+# A file this big may hold PARALLEL_MIN records (a short JSON memory is ~100 bytes): an import
+# with one forks its worker before reading anything (see parallel.Helper).
+HELPER_MIN_BYTES = 256 * 1024
 
 OWN_CONTEXT = "memctl injected context"
 EMPTY = "empty"
@@ -54,10 +58,10 @@ class Verdicts:
     not_memory: list[dict[str, Any]] = field(default_factory=list)
 
 
-def sort(items: list[Record | Rejection]) -> Verdicts:
+def sort(items: list[Record | Rejection], helper: Helper | None = None) -> Verdicts:
     """Accept a file's records, keeping the readers' rejections in line order."""
     out = Verdicts()
-    outcomes = iter(accept_all([i for i in items if isinstance(i, Record)]))
+    outcomes = iter(accept_all([i for i in items if isinstance(i, Record)], helper))
     for item in items:
         if isinstance(item, Rejection):
             out.rejected.append(item)
@@ -77,12 +81,32 @@ def sort(items: list[Record | Rejection]) -> Verdicts:
     return out
 
 
-def accept_all(records: list[Record]) -> list[Accepted | Rejection | str]:
+def helper_for(sizes: list[int]) -> Helper | None:
+    """A worker for an import whose biggest file is big (sizes in bytes), forked now, before
+    any file is read, with everything it will need loaded first; None for a small import."""
+    if max(sizes, default=0) < HELPER_MIN_BYTES or (os.cpu_count() or 1) < 2:
+        return None
+    warm()
+    return Helper()
+
+
+def warm() -> None:
+    """Load what accepting and classifying need (so that a worker forked after shares it)."""
+    warm_normalise()
+    noise.judge("")
+    secrets.redact("")
+    # The classifier's lexicons and dictionary.
+    classify("预热")
+
+
+def accept_all(
+    records: list[Record], helper: Helper | None = None
+) -> list[Accepted | Rejection | str]:
     """`accept` for each record, in order, on both cores for a big file."""
     fork = len(records) >= PARALLEL_MIN
     if fork:
         warm_normalise()
-    shared = Shared(records, ship, fork=fork)
+    shared = Shared(records, ship, fork=fork, helper=helper if fork else None)
     verdicts: list[Shipped | Rejection | str | None] = [None] * len(records)
     try:
         if fork:

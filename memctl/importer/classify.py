@@ -14,7 +14,7 @@ from memctl.importer import accept
 from memctl.importer.accept import Accepted
 from memctl.importer.batch import Batch
 from memctl.ingest import frontmatter
-from memctl.parallel import Shared
+from memctl.parallel import Helper, Shared
 from memctl.store import UserStore
 from memctl.store.fields import classified_row
 
@@ -25,12 +25,13 @@ REALM_CUED = "realm_cued"
 Job = tuple[str, str | None, str | None, str, str | None, str | None, frozenset[str]]
 
 
-def start(batch: list[Accepted]) -> Shared[Job, dict[str, Any]]:
+def start(batch: list[Accepted], helper: Helper | None = None) -> Shared[Job, dict[str, Any]]:
     """Classification of `batch` begun; its results are taken from the returned share. Forks
     only for a file whose accepting forked too: the classifier is loaded by then."""
     relatives = kin.names(a.content for a in batch)
+    fork = len(batch) >= accept.PARALLEL_MIN
     return Shared(
-        [job(a, relatives) for a in batch], classified, fork=len(batch) >= accept.PARALLEL_MIN
+        [job(a, relatives) for a in batch], classified, fork=fork, helper=helper if fork else None
     )
 
 

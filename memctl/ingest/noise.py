@@ -22,32 +22,64 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from typing import Any
+
+from memctl.classify.gate import anchored, fold, requirement
+
+
+@dataclass(frozen=True)
+class _Searched:
+    """A pattern that may match anywhere in the text, and the literals (folded) one of which
+    every match holds: most records are asked of every class, and one alternation of all of a
+    class's patterns, tried at every position of the text, was half the cost of accepting a
+    record. A text without any of them is not searched."""
+
+    pattern: re.Pattern[str]
+    needs: tuple[str, ...]
+
+    def may_match(self, folded: str) -> bool:
+        return not self.needs or any(literal in folded for literal in self.needs)
 
 
 @dataclass(frozen=True)
 class _Class:
     reason: str
-    text: re.Pattern[str] | None  # the record's own shape
+    # The record's own shape: the patterns anchored at its start (^) as one alternation, tried
+    # only there (`match`); the others each searched for where the text holds its literals.
+    anchored: re.Pattern[str] | None
+    searched: tuple[_Searched, ...]
     section: re.Pattern[str] | None  # the nearest heading or label above it
     under: re.Pattern[str] | None  # what a record under such a heading must look like
+
+    def matches(self, text: str, folded: str) -> bool:
+        if self.anchored is not None and self.anchored.match(text):
+            return True
+        return any(s.may_match(folded) and s.pattern.search(text) for s in self.searched)
 
 
 def _compiled(patterns: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.I) if patterns else None
 
 
+def _class(c: dict[str, Any]) -> _Class:
+    patterns = c.get("patterns", [])
+    return _Class(
+        c["reason"],
+        _compiled([p for p in patterns if anchored(p, re.I)]),
+        tuple(
+            _Searched(re.compile(p, re.I), requirement(p, re.I))
+            for p in patterns
+            if not anchored(p, re.I)
+        ),
+        _compiled(c.get("sections", [])),
+        _compiled(c.get("under", [])),
+    )
+
+
 @cache
 def _classes() -> tuple[_Class, ...]:
     text = resources.files("memctl.data").joinpath("noise.toml").read_text(encoding="utf-8")
-    return tuple(
-        _Class(
-            c["reason"],
-            _compiled(c.get("patterns", [])),
-            _compiled(c.get("sections", [])),
-            _compiled(c.get("under", [])),
-        )
-        for c in tomllib.loads(text)["class"]
-    )
+    return tuple(_class(c) for c in tomllib.loads(text)["class"])
 
 
 REASONS = tuple(dict.fromkeys(c.reason for c in _classes()))
@@ -56,8 +88,9 @@ REASONS = tuple(dict.fromkeys(c.reason for c in _classes()))
 def judge(text: str) -> str | None:
     """The reason `text` is not a memory, or None when it may be one."""
     text = text.strip()
+    folded = fold(text)
     for c in _classes():
-        if c.text is not None and c.text.search(text):
+        if c.matches(text, folded):
             return c.reason
     return None
 

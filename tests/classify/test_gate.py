@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
+import sys
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 
 from memctl import segment
 from memctl.classify import facts, injection, rules
-from memctl.classify.gate import Index, gated, grams, requirement
+from memctl.classify.gate import Index, anchored, fold, gated, grams, requirement
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "classify"
 TEXTS = [
@@ -119,3 +121,51 @@ def test_index_finds_what_brute_force_finds(text: str) -> None:
     entries = [(i, g) for i, cue in enumerate(lex.cues) if cue.on == "text" for g in cue.patterns]
     brute = {i for i, g in entries if g.pattern.search(folded)}
     assert Index(entries).owners(folded, folded, set(), grams(folded)) == brute
+
+
+def test_requirement_takes_every_option_of_an_alternation() -> None:
+    # Each option needs one of its own literals: together they are the requirement.
+    assert requirement(r"\bconfidence (?:scores?|decay)|\b(?:memories|entries) decay") == (
+        "confidence ",
+        "entries",
+        "memories",
+    )
+    assert requirement(r"(?:ab|cd)x|ef") == ("ab", "cd", "ef")
+    assert requirement(r"(?:ab|cd)x|\d") == ()  # an option with no literal at all
+
+
+def test_requirement_continues_a_literal_into_a_small_class() -> None:
+    assert requirement(r"\bP[0-3]\s*:", re.I) == ("p0", "p1", "p2", "p3")
+    assert requirement(r"v[0-9a-z]") == ("v",)  # too many to list
+    assert requirement(r"ab[^c]") == ("ab",)
+
+
+def test_anchored_is_a_match_at_the_start_only() -> None:
+    assert anchored(r"^a|^b") and anchored(r"\Afoo") and anchored(r"(?:^a)b")
+    assert not anchored(r"a|^b") and not anchored(r"(?m)^a") and not anchored("a^")
+
+
+def _case_groups() -> list[list[str]]:
+    """Characters re.I takes for one another: the same lower case, or one of re's extra cases."""
+    lower = importlib.import_module("_sre").unicode_tolower
+    extra = importlib.import_module("re._casefix")._EXTRA_CASES
+    groups: dict[int, set[int]] = {}
+    for c in range(sys.maxunicode + 1):
+        groups.setdefault(lower(c), set()).add(c)
+    for lo, others in extra.items():
+        groups.setdefault(lo, set()).update(others)
+    return [[chr(c) for c in g] for g in groups.values() if len(g) > 1]
+
+
+def test_fold_holds_what_a_case_insensitive_literal_matches() -> None:
+    """For every pair of letters re.I takes for one another, the folded text holds the
+    folded literal (str.casefold alone misses the dotless ı that re.I takes for i)."""
+    misses = [
+        (a, b)
+        for group in _case_groups()
+        for a in group
+        for b in group
+        if re.fullmatch(re.escape(a), b, re.I) and fold(a) not in fold(b)
+    ]
+    assert misses == []
+    assert fold("FİLE ıS") == "file is"

@@ -32,14 +32,20 @@ _INIT = parallel.Shared.__init__
 
 
 def _entries(
-    db: Path, extra: Path, monkeypatch: pytest.MonkeyPatch, threshold: int, forks: list[bool]
+    db: Path,
+    extra: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    threshold: int,
+    forks: list[bool],
+    helper_bytes: int = 10**12,
 ) -> list[tuple]:
     monkeypatch.setattr(accepting, "PARALLEL_MIN", threshold)
+    monkeypatch.setattr(accepting, "HELPER_MIN_BYTES", helper_bytes)
     monkeypatch.setattr(parallel, "CHUNK", 3)  # the fixtures' files are small: many chunks each
 
     def counting_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         _INIT(self, *args, **kwargs)
-        forks.append(self._proc is not None)
+        forks.append(self._proc is not None or self._lent is not None)
 
     monkeypatch.setattr(parallel.Shared, "__init__", counting_init)
     if threshold == 1:  # the main process slowed down, so that the worker does most of the work
@@ -77,6 +83,37 @@ def test_workers_accept_and_classify_exactly_like_the_main_process(tmp_path, mon
     assert not any(inline_forks) and sum(forked_forks) >= 3
     assert len(inline) > 50
     assert forked == inline
+
+
+@pytest.mark.slow
+def test_a_worker_forked_before_reading_accepts_and_classifies_like_the_main_process(
+    tmp_path, monkeypatch
+):
+    """The import's worker forked before any file is read (parallel.Helper), each chunk sent to
+    it: the same entries, sources and rejections as doing it all in the main process."""
+    extra = tmp_path / "MEMORY.md"
+    bullets = "".join(f"- 用户的第{i}个偏好是绿茶\n" for i in range(12))
+    extra.write_text(f"# MEMORY\n\n## Keys (password: Hunter2-secret-99)\n\n{bullets}")
+    inline = _entries(tmp_path / "inline.db", extra, monkeypatch, 10**9, [])
+    helpers: list[parallel.Helper] = []
+    monkeypatch.setattr(
+        accepting, "Helper", lambda: helpers.append(parallel.Helper()) or helpers[-1]
+    )
+    lent: list[bool] = []
+    monkeypatch.setattr(parallel._Lent, "__init__", _counting(parallel._Lent.__init__, lent))
+    # (2, not 1: the main process is not slowed down, its slowed functions cannot be sent.)
+    helped = _entries(tmp_path / "helped.db", extra, monkeypatch, 2, [], helper_bytes=1)
+    assert len(helpers) == 1 and not helpers[0].alive  # one for the run, ended with it
+    assert len(lent) >= 3  # accepting and classifying of several files went to it
+    assert helped == inline
+
+
+def _counting(init, calls: list[bool]):  # type: ignore[no-untyped-def]
+    def counted(self, *args):  # type: ignore[no-untyped-def]
+        calls.append(True)
+        init(self, *args)
+
+    return counted
 
 
 SECRET = "api_key=ZZsecret12345678"
