@@ -33,3 +33,41 @@ def test_a_rule_of_confidentiality_marks_nothing_private(line: str) -> None:
 )
 def test_a_line_marked_private_stays_private(line: str) -> None:
     assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Emergency fund at 12,300 CAD as of 2026-10-01",
+        "Raising a 2 M EUR round; 300k committed",
+        "Monthly burn is about 41k EUR",
+        "| Chequing | Tangerine | bills |",
+        "- Tax: 2025 return due 2026-04-30",
+        "- 司机老李 138 1234 5678，白天打",
+        "- Mailgun API key: key-3f9a8b7c6d5e",
+        "- Stripe key (test): sk_test_abcd1234",
+        "- On leave 2–9 August, family trip to Crete.",
+        "[2026-10-01 09:00] 用户的腰伤又犯了，这周少站。",
+        "膝盖半月板受伤，爬山要提醒她带护膝。",
+        "- Left knee a bit sore after the long run",
+        "When he writes to his father's care home, keep it formal",
+        "- Packhouse contract 2027: $2.10/kg for class 1 apples.",
+    ],
+)
+def test_shapes_of_private_data_are_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Wants numbers in CAD, rounded to the dollar",
+        "猫叫豆豆，橘猫，5 岁，肠胃不好，只吃处方粮。",
+        "- 含麻黄碱的感冒药每人每次最多 2 盒，要登记身份证号。",
+        "- Contract at the institute runs until 2027-08-31",
+        "Never pay, transfer or sign up for anything on the family's card",
+        "- 鲜牛奶进价每升 9.5 元",
+    ],
+)
+def test_what_names_no_ones_private_data_is_public(line: str) -> None:
+    assert classify(line).audience == "public"
