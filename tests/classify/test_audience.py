@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import classify
+from memctl.classify import classify, kin
 
 
 @pytest.mark.parametrize(
@@ -71,3 +71,13 @@ def test_shapes_of_private_data_are_private(line: str) -> None:
 )
 def test_what_names_no_ones_private_data_is_public(line: str) -> None:
     assert classify(line).audience == "public"
+
+
+def test_the_groom_of_the_users_wedding_is_family() -> None:
+    lines = [
+        "婚礼：2027-06-01 在大理办，新郎陈航。预算 20 万。",
+        "陈航家定了订婚宴：12 月 20 日中午，两桌。",
+    ]
+    family = kin.names(lines)
+    assert "陈航" in family
+    assert classify(lines[1], relatives=family).audience == "private"
