@@ -3,9 +3,10 @@ data (tests/quality README, the labelling decisions of each gold set)."""
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
-from memctl.classify import classify, kin
+from memctl.classify import classify, confidential, kin
 
 
 @pytest.mark.parametrize(
@@ -81,3 +82,35 @@ def test_the_groom_of_the_users_wedding_is_family() -> None:
     family = kin.names(lines)
     assert "陈航" in family
     assert classify(lines[1], relatives=family).audience == "private"
+
+
+PHARMACY = (
+    "# MEMORY.md\n\n## 慢病顾客随访\n> 顾客信息只在这里，不外传。\n"
+    "- 赵阿姨：每月 5 号前后来拿药，提前一天提醒店员备货。\n"
+    "- 孙先生：下次回访 12 月 10 日。\n"
+    "- S3：每周三送货。\n"
+    "- 九州通从 12 月起改成每周四下单。\n"
+)
+
+
+def test_a_file_declaring_its_clients_confidential_makes_their_lines_private() -> None:
+    lines = PHARMACY.splitlines()
+    assert confidential.clients(lines) == {"赵阿姨", "孙先生"}
+    # Without the declaration the same titles name no one's secret.
+    assert confidential.clients(line for line in lines if "不外传" not in line) == frozenset()
+    # A client named by a title in a file that declares clients' records confidential.
+    vet = ["Client records are confidential.", "- Mrs Walsh: pays by card, prefers evening calls"]
+    assert confidential.clients(vet) == {"Walsh"}
+
+
+def test_import_and_classify_agree_on_confidential_clients(tree, import_json, run, query):
+    import_json(tree({"MEMORY.md": PHARMACY}))
+    rows = dict(query("SELECT content, audience FROM entries"))
+    assert rows["赵阿姨：每月 5 号前后来拿药，提前一天提醒店员备货。"] == "private"
+    assert rows["孙先生：下次回访 12 月 10 日。"] == "private"
+    # A code is no name, and a line about the supplier names no client.
+    assert rows["S3：每周三送货。"] == "public"
+    assert rows["九州通从 12 月起改成每周四下单。"] == "public"
+    result = run("classify", "--json", "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changed"] == 0
