@@ -114,3 +114,19 @@ def test_import_and_classify_agree_on_confidential_clients(tree, import_json, ru
     result = run("classify", "--json", "--dry-run")
     assert result.exit_code == 0, result.output
     assert orjson.loads(result.stdout)["changed"] == 0
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 吴老师，初三数学老师，兼任 3 班班主任",
+        "Figures from the council budget papers: cite title and page",
+        "[2026-10-01 12:00] 宫保鸡丁调价到 38 元，菜单已更新。",
+    ],
+)
+def test_a_job_a_public_budget_and_a_menu_price_are_public(line: str) -> None:
+    assert classify(line).audience == "public"
+
+
+def test_a_childs_teacher_stays_family() -> None:
+    assert classify("放学后当面跟班主任说一下作业的事").audience == "private"
