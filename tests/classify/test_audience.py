@@ -63,6 +63,7 @@ def test_shapes_of_private_data_are_private(line: str) -> None:
     "line",
     [
         "- Wants numbers in CAD, rounded to the dollar",
+        "- API key: required for the sync job, ask the user for one",
         "猫叫豆豆，橘猫，5 岁，肠胃不好，只吃处方粮。",
         "- 含麻黄碱的感冒药每人每次最多 2 盒，要登记身份证号。",
         "- Contract at the institute runs until 2027-08-31",
