@@ -53,6 +53,7 @@ def test_a_line_marked_private_stays_private(line: str) -> None:
         "- Left knee a bit sore after the long run",
         "When he writes to his father's care home, keep it formal",
         "- Packhouse contract 2027: $2.10/kg for class 1 apples.",
+        "- 超市预算每月 800 元",
     ],
 )
 def test_shapes_of_private_data_are_private(line: str) -> None:
