@@ -18,6 +18,7 @@ from memctl.classify import classify, confidential, kin
         "工作：某银行外包测试，项目保密，不聊具体项目名。",
         "> 客户信息只在这里，不外传。",
         "Reminders go to the family group only when he says so; default is private chat.",
+        "Keep client files strictly confidential; never paste them into a chat.",
     ],
 )
 def test_a_rule_of_confidentiality_marks_nothing_private(line: str) -> None:
@@ -30,6 +31,8 @@ def test_a_rule_of_confidentiality_marks_nothing_private(line: str) -> None:
         "私密：用户在准备跳槽。",
         "年终奖打算拿去还房贷，不要跟别人说。",
         "Keep this private: my salary",
+        "This is confidential: Tom and I are splitting up",
+        "Keep it confidential, she is seeing a lawyer",
     ],
 )
 def test_a_line_marked_private_stays_private(line: str) -> None:
