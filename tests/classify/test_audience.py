@@ -33,6 +33,7 @@ def test_a_rule_of_confidentiality_marks_nothing_private(line: str) -> None:
         "Keep this private: my salary",
         "This is confidential: Tom and I are splitting up",
         "Keep it confidential, she is seeing a lawyer",
+        "我的病历要保密，别在群里提。",
     ],
 )
 def test_a_line_marked_private_stays_private(line: str) -> None:
