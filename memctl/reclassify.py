@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from memctl import changes, supersede
-from memctl.classify import Classification, classify, home, kin, scopes
+from memctl.classify import Classification, classify, confidential, home, scopes
 from memctl.ingest import frontmatter
 from memctl.store import UserStore
 from memctl.store.fields import FACT_FIELDS, RECLASSIFY_KEEPS, classified_row
@@ -26,9 +26,9 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     """
     decided = user.log.fields_set(_HUMAN)
     planned = []
-    # As at import, each file is classified as one: the relatives it introduces are family
-    # wherever it names them, and a line that says nothing of its realm takes the one its
-    # file or its section agrees on (scope_realms).
+    # As at import, each file is classified as one: the relatives it introduces (and the
+    # clients it declares confidential) are private wherever it names them, and a line that
+    # says nothing of its realm takes the one its file or its section agrees on (scope_realms).
     by_file: dict[str | None, list[tuple[dict[str, Any], dict[str, Any] | None]]] = {}
     for entry in user.entries(["active", "pending_review"]):
         first = next(iter(user.sources(entry["id"])), None)
@@ -39,7 +39,7 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     homes: dict[str | None, home.Evidence] = {}
     texts: dict[int, str] = {}
     for path, live in by_file.items():
-        relatives = kin.names(entry["content"] for entry, _ in live)
+        relatives = confidential.people(entry["content"] for entry, _ in live)
         found = [(entry, first, _classify(entry, first, relatives)) for entry, first in live]
         realms = scopes(
             [

@@ -61,7 +61,8 @@ def classify(
     """Classify one memory. `section` is the Markdown heading path ("MEMORY > 用户偏好"), `path`
     the source file, `category` the transcript restraint category, `ts` the record's timestamp
     (anchors "明天" and year-less dates; `now` is the fallback anchor, the clock is never read),
-    `relatives` the names of the user's family its file introduced (kin.names).
+    `relatives` the people its file names privately: the user's family it introduced, and
+    the clients it declares confidential (confidential.people).
     """
     text_grams = grams(segment.fold(text))
     scores = rules.score(text, path=path, section=section, category=category, text_grams=text_grams)
@@ -78,7 +79,8 @@ def classify(
         text, dates.anchor(ts, path, now), int(thresholds["plan_expiry_days"])
     )
     # A relative the file introduced, named again without the kinship word, is family
-    # (TAXONOMY.md, Audience); a story's character of the same name is not.
+    # (TAXONOMY.md, Audience), and a client of a file that declares its clients confidential
+    # is marked private; a story's character of the same name is not.
     family = scores.realm != "fictional" and kin.names_any(text, relatives)
     return Classification(
         realm=scores.realm,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from memctl import supersede
-from memctl.classify import classify, home, kin, scopes
+from memctl.classify import classify, confidential, home, scopes
 from memctl.importer import accept
 from memctl.importer.accept import Accepted
 from memctl.importer.batch import Batch
@@ -21,14 +21,15 @@ from memctl.store.fields import classified_row
 # Not an entry column: whether the classifier found a realm cue on the line (for settle_realms).
 REALM_CUED = "realm_cued"
 
-# content, ts, section, path, category, layer hint, and the relatives its file names.
+# content, ts, section, path, category, layer hint, and the people its file names privately
+# (relatives, confidential clients: confidential.people).
 Job = tuple[str, str | None, str | None, str, str | None, str | None, frozenset[str]]
 
 
 def start(batch: list[Accepted], helper: Helper | None = None) -> Shared[Job, dict[str, Any]]:
     """Classification of `batch` begun; its results are taken from the returned share. Forks
     only for a file whose accepting forked too: the classifier is loaded by then."""
-    relatives = kin.names(a.content for a in batch)
+    relatives = confidential.people(a.content for a in batch)
     fork = len(batch) >= accept.PARALLEL_MIN
     return Shared(
         [job(a, relatives) for a in batch], classified, fork=fork, helper=helper if fork else None

@@ -1,0 +1,138 @@
+"""Audience (TAXONOMY.md, Audience): shapes of private data and rules that only name a kind of
+data (tests/quality README, the labelling decisions of each gold set)."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from memctl.classify import classify, confidential, kin
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Never write a confidential source's real name anywhere",
+        "- Everything about a client or a matter is confidential. Never paste it into a chat.",
+        "Anything naming a private individual accused of wrongdoing goes past the editor",
+        "工作：某银行外包测试，项目保密，不聊具体项目名。",
+        "> 客户信息只在这里，不外传。",
+        "Reminders go to the family group only when he says so; default is private chat.",
+        "Keep client files strictly confidential; never paste them into a chat.",
+    ],
+)
+def test_a_rule_of_confidentiality_marks_nothing_private(line: str) -> None:
+    assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "私密：用户在准备跳槽。",
+        "年终奖打算拿去还房贷，不要跟别人说。",
+        "Keep this private: my salary",
+        "This is confidential: Tom and I are splitting up",
+        "Keep it confidential, she is seeing a lawyer",
+        "我的病历要保密，别在群里提。",
+    ],
+)
+def test_a_line_marked_private_stays_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Emergency fund at 12,300 CAD as of 2026-10-01",
+        "Raising a 2 M EUR round; 300k committed",
+        "Monthly burn is about 41k EUR",
+        "| Chequing | Tangerine | bills |",
+        "- Tax: 2025 return due 2026-04-30",
+        "- 司机老李 138 1234 5678，白天打",
+        "- Mailgun API key: key-3f9a8b7c6d5e",
+        "- Stripe key (test): sk_test_abcd1234",
+        "- On leave 2–9 August, family trip to Crete.",
+        "[2026-10-01 09:00] 用户的腰伤又犯了，这周少站。",
+        "膝盖半月板受伤，爬山要提醒她带护膝。",
+        "- Left knee a bit sore after the long run",
+        "When he writes to his father's care home, keep it formal",
+        "- Packhouse contract 2027: $2.10/kg for class 1 apples.",
+        "- 超市预算每月 800 元",
+    ],
+)
+def test_shapes_of_private_data_are_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Wants numbers in CAD, rounded to the dollar",
+        "- API key: required for the sync job, ask the user for one",
+        "猫叫豆豆，橘猫，5 岁，肠胃不好，只吃处方粮。",
+        "- 含麻黄碱的感冒药每人每次最多 2 盒，要登记身份证号。",
+        "- Contract at the institute runs until 2027-08-31",
+        "Never pay, transfer or sign up for anything on the family's card",
+        "- 鲜牛奶进价每升 9.5 元",
+    ],
+)
+def test_what_names_no_ones_private_data_is_public(line: str) -> None:
+    assert classify(line).audience == "public"
+
+
+def test_the_groom_of_the_users_wedding_is_family() -> None:
+    lines = [
+        "婚礼：2027-06-01 在大理办，新郎陈航。预算 20 万。",
+        "陈航家定了订婚宴：12 月 20 日中午，两桌。",
+    ]
+    family = kin.names(lines)
+    assert "陈航" in family
+    assert classify(lines[1], relatives=family).audience == "private"
+
+
+PHARMACY = (
+    "# MEMORY.md\n\n## 慢病顾客随访\n> 顾客信息只在这里，不外传。\n"
+    "- 赵阿姨：每月 5 号前后来拿药，提前一天提醒店员备货。\n"
+    "- 孙先生：下次回访 12 月 10 日。\n"
+    "- S3：每周三送货。\n"
+    "- 九州通从 12 月起改成每周四下单。\n"
+)
+
+
+def test_a_file_declaring_its_clients_confidential_makes_their_lines_private() -> None:
+    lines = PHARMACY.splitlines()
+    assert confidential.clients(lines) == {"赵阿姨", "孙先生"}
+    # Without the declaration the same titles name no one's secret.
+    assert confidential.clients(line for line in lines if "不外传" not in line) == frozenset()
+    # A client named by a title in a file that declares clients' records confidential.
+    vet = ["Client records are confidential.", "- Mrs Walsh: pays by card, prefers evening calls"]
+    assert confidential.clients(vet) == {"Walsh"}
+
+
+def test_import_and_classify_agree_on_confidential_clients(tree, import_json, run, query):
+    import_json(tree({"MEMORY.md": PHARMACY}))
+    rows = dict(query("SELECT content, audience FROM entries"))
+    assert rows["赵阿姨：每月 5 号前后来拿药，提前一天提醒店员备货。"] == "private"
+    assert rows["孙先生：下次回访 12 月 10 日。"] == "private"
+    # A code is no name, and a line about the supplier names no client.
+    assert rows["S3：每周三送货。"] == "public"
+    assert rows["九州通从 12 月起改成每周四下单。"] == "public"
+    result = run("classify", "--json", "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changed"] == 0
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 吴老师，初三数学老师，兼任 3 班班主任",
+        "Figures from the council budget papers: cite title and page",
+        "[2026-10-01 12:00] 宫保鸡丁调价到 38 元，菜单已更新。",
+    ],
+)
+def test_a_job_a_public_budget_and_a_menu_price_are_public(line: str) -> None:
+    assert classify(line).audience == "public"
+
+
+def test_a_childs_teacher_stays_family() -> None:
+    assert classify("放学后当面跟班主任说一下作业的事").audience == "private"
