@@ -23,3 +23,37 @@ USER = "workspace/USER.md"
 def test_a_time_kept_clear_for_the_agent_is_a_rule(text: str, path: str) -> None:
     # TAXONOMY.md, procedural: task rules; the fact it starts from is not what is kept.
     assert classify(text, path=path, section=None).layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Someone approves first (the authority stays with a person).
+        "报价单不要直接发给客户，先给王经理确认",
+        "Don't send the invoice to the client until Dana approves it",
+        # A prohibition opening a later sentence.
+        "Patient notes are sensitive. Never paste them into a chatbot or a search box.",
+        # Not to be passed on.
+        "学员的成绩只记在这里，不外传",
+        "Tenant files are strictly confidential",
+        # A lane handed on.
+        "法律问题我不回答，一律转给律师助理",
+    ],
+)
+def test_a_limit_on_the_assistant_is_a_boundary(text: str) -> None:
+    # TAXONOMY.md, boundary: lanes it must stay in, what it must not disclose; tests/quality
+    # README, fifth set: not messaging clients on its own is a limit on its authority.
+    assert classify(text, path=MEMORY, section="MEMORY > 工作规则").layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "不要一次改太多，先给我看 diff",
+        # (A Chinese prohibition opening a later sentence is method advice as often:
+        # "纠错的时候：先给正确句子…。不要一次纠超过 3 个错".)
+        "批改时先标出错句，再写评语。不要一次改超过三处",
+    ],
+)
+def test_advice_phrased_as_dont_stays_procedural(text: str) -> None:
+    assert classify(text, path=MEMORY, section="MEMORY > 工作规则").layer == "procedural"
