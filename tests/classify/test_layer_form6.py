@@ -57,3 +57,33 @@ def test_a_limit_on_the_assistant_is_a_boundary(text: str) -> None:
 )
 def test_advice_phrased_as_dont_stays_procedural(text: str) -> None:
     assert classify(text, path=MEMORY, section="MEMORY > 工作规则").layer == "procedural"
+
+
+DAY = "workspace/memory/2026-03-04.md"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The part of the day it happened at opens the line.
+        "上午快递送来的打印纸少一箱，已拍照发给房东",
+        "下午物业上门检查燃气管道，一切正常",
+        # What is left, as it stands.
+        "咖啡豆只剩 2 包，周五补货",
+        "Printer toner: only 2 cartridges left in the cupboard",
+    ],
+)
+def test_a_day_report_or_a_stock_as_it_stands_is_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic: something that happened once, a status snapshot that will go stale.
+    assert classify(text, path=DAY, section="2026-03-04").layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "早上 7 点提醒她吃药",
+        "晚上 10 点后不要发消息",
+    ],
+)
+def test_a_time_of_day_that_recurs_is_no_event(text: str) -> None:
+    assert classify(text, path=DAY, section="2026-03-04").layer != "episodic"
