@@ -87,3 +87,15 @@ def test_a_day_report_or_a_stock_as_it_stands_is_an_event(text: str) -> None:
 )
 def test_a_time_of_day_that_recurs_is_no_event(text: str) -> None:
     assert classify(text, path=DAY, section="2026-03-04").layer != "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "怀孕 28 周，预产期 2027-02-10；不能提重物",
+        "血糖偏高，饭后要散步",
+    ],
+)
+def test_a_standing_condition_of_the_body_is_profile(text: str) -> None:
+    # TAXONOMY.md, profile: stable facts about the user; a due date is the pregnancy's.
+    assert classify(text, path=MEMORY, section="MEMORY > 个人").layer == "profile"
