@@ -99,3 +99,15 @@ def test_a_time_of_day_that_recurs_is_no_event(text: str) -> None:
 def test_a_standing_condition_of_the_body_is_profile(text: str) -> None:
     # TAXONOMY.md, profile: stable facts about the user; a due date is the pregnancy's.
     assert classify(text, path=MEMORY, section="MEMORY > 个人").layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From 1 March the office opens at 8:00 instead of 9:00, Mondays included",
+        "从 12 月起房租涨到 4500 元，月底前转给房东",
+    ],
+)
+def test_a_change_from_a_day_on_is_a_rule(text: str) -> None:
+    # TAXONOMY.md, procedural: dated decisions whose content is still a standing rule.
+    assert classify(text, path=DAY, section="2026-03-04").layer == "procedural"
