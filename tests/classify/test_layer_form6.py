@@ -111,3 +111,27 @@ def test_a_standing_condition_of_the_body_is_profile(text: str) -> None:
 def test_a_change_from_a_day_on_is_a_rule(text: str) -> None:
     # TAXONOMY.md, procedural: dated decisions whose content is still a standing rule.
     assert classify(text, path=DAY, section="2026-03-04").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "只在 #武侠 里用掌门的口吻说话，其他频道照常",
+        "只在跑团群里扮演店主，别处不要",
+        "Speak as the innkeeper only in #tavern",
+    ],
+)
+def test_a_persona_kept_to_one_channel_is_a_boundary(text: str) -> None:
+    # tests/quality README, fifth set: the rule keeping the persona in its channel is boundary.
+    assert classify(text, path=MEMORY, section=None).layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "感冒药每人每次最多两盒，要看身份证",
+        "The owner is a stickler: at most two per customer",
+    ],
+)
+def test_a_quantity_limit_is_a_rule(text: str) -> None:
+    assert classify(text, path=DAY, section="2026-03-04").layer == "procedural"
