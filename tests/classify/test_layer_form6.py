@@ -135,3 +135,20 @@ def test_a_persona_kept_to_one_channel_is_a_boundary(text: str) -> None:
 )
 def test_a_quantity_limit_is_a_rule(text: str) -> None:
     assert classify(text, path=DAY, section="2026-03-04").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mira's birthday is 2026-05-02. She wants a reminder on the 25th to order the cake",
+        "Jo's birthday is 9 June — remind her by 2026-06-01 to post the card",
+        "婆婆生日是 8 月 3 日，提醒我 28 号订蛋糕",
+    ],
+)
+def test_a_birthday_prepared_for_once_is_an_event(text: str) -> None:
+    assert classify(text, path=DAY, section="2026-03-04 > Personal").layer == "episodic"
+
+
+def test_a_birthday_with_a_standing_reminder_is_no_event() -> None:
+    text = "Mum's birthday is 3 May; remind me a week before every year"
+    assert classify(text, path=USER, section="About").layer != "episodic"
