@@ -152,3 +152,25 @@ def test_a_birthday_prepared_for_once_is_an_event(text: str) -> None:
 def test_a_birthday_with_a_standing_reminder_is_no_event() -> None:
     text = "Mum's birthday is 3 May; remind me a week before every year"
     assert classify(text, path=USER, section="About").layer != "episodic"
+
+
+FEEDBACK = ".claude/projects/-home-ana-code-shop/memory/feedback_deploys.md"
+
+
+def test_the_incident_behind_a_rule_is_an_event() -> None:
+    text = "**Why:** in May a deploy from a stale branch shipped last week's `settings.py` to prod"
+    section = "Deploy feedback — Always deploy from main; never from a feature branch"
+    assert classify(text, path=FEEDBACK, section=section).layer == "episodic"
+
+
+def test_a_reason_that_is_no_event_stays_with_the_rule() -> None:
+    text = "**Why:** the payment provider rejects unsigned webhooks"
+    section = "Deploy feedback — Always verify webhook signatures"
+    assert classify(text, path=FEEDBACK, section=section).layer != "episodic"
+
+
+def test_what_to_call_them_opening_the_line_is_relationship() -> None:
+    text = '叫她"周老师"，她喜欢这样'
+    assert classify(text, path=MEMORY, section="Long-term Memory > Preferences").layer == (
+        "relationship"
+    )
