@@ -174,3 +174,9 @@ def test_what_to_call_them_opening_the_line_is_relationship() -> None:
     assert classify(text, path=MEMORY, section="Long-term Memory > Preferences").layer == (
         "relationship"
     )
+
+
+def test_released_on_a_day_is_an_event() -> None:
+    text = "v2.3.0 released 2026-04-11 (the hotfix for the broken wheel)"
+    section = "Releases — How to cut a release > How to apply"
+    assert classify(text, path=FEEDBACK, section=section).layer == "episodic"
