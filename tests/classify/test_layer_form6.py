@@ -180,3 +180,18 @@ def test_released_on_a_day_is_an_event() -> None:
     text = "v2.3.0 released 2026-04-11 (the hotfix for the broken wheel)"
     section = "Releases — How to cut a release > How to apply"
     assert classify(text, path=FEEDBACK, section=section).layer == "episodic"
+
+
+def test_an_instruction_on_a_condition_is_a_rule_in_a_user_file() -> None:
+    text = "When he writes to his landlord, reply in Dutch, formal 'u'"
+    assert classify(text, path=USER, section="About Your Human > Context").layer == "procedural"
+
+
+def test_a_no_under_a_measured_condition_is_an_operating_rule() -> None:
+    text = "No mowing when the grass is wet or above 30 °C"
+    assert classify(text, path=MEMORY, section="Long-term Memory > Garden").layer == "procedural"
+
+
+def test_a_bare_no_stays_a_boundary() -> None:
+    text = "No diet advice unless asked"
+    assert classify(text, path=MEMORY, section="Long-term Memory > Garden").layer == "boundary"
