@@ -195,3 +195,27 @@ def test_a_no_under_a_measured_condition_is_an_operating_rule() -> None:
 def test_a_bare_no_stays_a_boundary() -> None:
     text = "No diet advice unless asked"
     assert classify(text, path=MEMORY, section="Long-term Memory > Garden").layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Payroll export goes out on the last Friday of each month: CSV to the bookkeeper",
+        "Back up the photo library each week to the NAS",
+    ],
+)
+def test_each_period_is_a_routine(text: str) -> None:
+    assert classify(text, path=FEEDBACK, section="Seed round — 2027-01-31").layer != "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- On leave 3–14 August, walking the Camino",
+        "- 12 月 20 日到 28 日休年假，回老家",
+    ],
+)
+def test_away_for_a_span_is_an_event(text: str) -> None:
+    assert classify(text, path="home/.codex/AGENTS.md", section="AGENTS.md > Me").layer == (
+        "episodic"
+    )
