@@ -219,3 +219,8 @@ def test_away_for_a_span_is_an_event(text: str) -> None:
     assert classify(text, path="home/.codex/AGENTS.md", section="AGENTS.md > Me").layer == (
         "episodic"
     )
+
+
+def test_times_of_a_day_that_recur_are_a_routine() -> None:
+    text = "Eye drops reminder 07:00 / 19:00 still wanted (she confirmed)"
+    assert classify(text, path=DAY, section="2026-03-04 > Evening").layer == "procedural"
