@@ -224,3 +224,10 @@ def test_away_for_a_span_is_an_event(text: str) -> None:
 def test_times_of_a_day_that_recur_are_a_routine() -> None:
     text = "Eye drops reminder 07:00 / 19:00 still wanted (she confirmed)"
     assert classify(text, path=DAY, section="2026-03-04 > Evening").layer == "procedural"
+
+
+def test_a_stance_asked_of_the_assistant_is_relationship_in_a_user_file() -> None:
+    # tests/quality guideline 17: who does what between user and agent is relationship.
+    text = "She wants me to push back when an estimate looks wrong, even when she wrote it"
+    section = "USER.md - About Your Human > Preferences"
+    assert classify(text, path=USER, section=section).layer == "relationship"
