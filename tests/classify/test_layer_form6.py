@@ -231,3 +231,10 @@ def test_a_stance_asked_of_the_assistant_is_relationship_in_a_user_file() -> Non
     text = "She wants me to push back when an estimate looks wrong, even when she wrote it"
     section = "USER.md - About Your Human > Preferences"
     assert classify(text, path=USER, section=section).layer == "relationship"
+
+
+@pytest.mark.parametrize(
+    "text", ["支付宝账号 lin_0412@163.com", "PayPal account: j.moss@example.org"]
+)
+def test_a_payment_account_is_profile(text: str) -> None:
+    assert classify(text, path="home/.hermes/memories/MEMORY.md", section=None).layer == "profile"
