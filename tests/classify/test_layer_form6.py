@@ -238,3 +238,11 @@ def test_a_stance_asked_of_the_assistant_is_relationship_in_a_user_file() -> Non
 )
 def test_a_payment_account_is_profile(text: str) -> None:
     assert classify(text, path="home/.hermes/memories/MEMORY.md", section=None).layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Insurance and the car are Tom's job; don't ask Ana about them", "报税都归燕姐管，别问老板"],
+)
+def test_whose_job_a_matter_is_is_a_rule(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Long-term Memory > Accounts").layer == "procedural"
