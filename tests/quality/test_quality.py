@@ -41,14 +41,14 @@ FLOORS = {"precision": 0.91, "recall": 0.99, "layer": 0.70, "realm": 0.87, "audi
 # always scored). Its layer fell 0.794 -> 0.783 with the fifth round's form cues (layer5), which
 # gained 1.8-2.4 points on test, test3 and test5: the floor follows the figure, and the README
 # says so; no rule was changed after test2 was scored.
-FLOORS2 = {"precision": 0.945, "recall": 0.99, "layer": 0.78, "realm": 0.79, "audience": 0.90}
+FLOORS2 = {"precision": 0.945, "recall": 0.99, "layer": 0.78, "realm": 0.79, "audience": 0.915}
 # The third held-out half (test3), scored for the first time after the round tuned on dev3.
 FLOORS3 = {"precision": 0.93, "recall": 0.965, "layer": 0.83, "realm": 0.725, "audience": 0.90}
 # The fourth (test4): as first scored, no rule tuned on dev4 kept (the round that was is reverted).
-FLOORS4 = {"precision": 0.96, "recall": 0.99, "layer": 0.705, "realm": 0.56, "audience": 0.885}
+FLOORS4 = {"precision": 0.96, "recall": 0.99, "layer": 0.705, "realm": 0.56, "audience": 0.895}
 # The fifth (test5), written after the fifth round's rules were chosen, scored after it and after
 # the sixth round, which was tuned on dev5.
-FLOORS5 = {"precision": 0.90, "recall": 0.99, "layer": 0.795, "realm": 0.575, "audience": 0.905}
+FLOORS5 = {"precision": 0.90, "recall": 0.99, "layer": 0.795, "realm": 0.575, "audience": 0.925}
 # Imported whole, as a user imports a home (score --whole-home): the realm a home's other files
 # settle (memctl.classify.home). The other fields do not change with the mode.
 WHOLE_HOME_REALM = {"test2": 0.83, "test3": 0.855, "test4": 0.58, "test5": 0.775}
