@@ -153,8 +153,10 @@ class Evidence:
         takes = _ABOUT_USER not in roles
         h = _home()
         had = len(self.candidates)
+        most = rules.lexicon().thresholds["home_job_max_statements"]
         for line in lines:
-            if line.cued and line.realm == WORK and line.layer == h.job_layer:
+            states_job = line.cued and line.realm == WORK and line.layer == h.job_layer
+            if states_job and len(self.jobs) < most:
                 self.jobs.append(line.text)
             if line.layer not in h.know_how:
                 continue

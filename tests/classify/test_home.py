@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import classify, home
+from memctl.classify import classify, home, rules
 
 
 @pytest.mark.parametrize(
@@ -114,3 +114,14 @@ def test_no_job_statement_no_job():
     evidence = home.Evidence()
     evidence.add("/h/ws/MEMORY.md", [_line(i, "work", cued=True) for i in (1, 2, 3)] + [_line(4)])
     assert not evidence.serves_job({})
+
+
+def test_a_home_learns_its_job_from_a_few_statements_not_thousands():
+    """Generated text can state a job on every line; each candidate is tested against the job's
+    words, so their number is bounded by home_job_max_statements, not by the home's size."""
+    evidence = home.Evidence()
+    jobs = [home.Line(i, f"Works at Firm{i:04d}", "work", True, "profile", "public", False, False)
+            for i in range(1000)]  # fmt: skip
+    evidence.add("/h/ws/MEMORY.md", jobs)
+    most = int(rules.lexicon().thresholds["home_job_max_statements"])
+    assert evidence.jobs == [f"Works at Firm{i:04d}" for i in range(most)]
