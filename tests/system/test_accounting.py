@@ -103,6 +103,14 @@ MARKDOWN_BLOCKS = [
 HERMES_BLOCKS = [*MARKDOWN_BLOCKS, "hermes", "hermes", "hermes"]
 
 
+def _tagline_position(f: File) -> bool:
+    """Whether a blockquote added now would be the file's second block after a level-1 title
+    (front matter and blank lines aside), where memctl reads it as the file's tagline."""
+    start = 3 if f.lines[:1] == ["---"] and 0 in f.structural else 0
+    blocks = [line for line in f.lines[start:] if line.strip()]
+    return len(blocks) == 1 and blocks[0].startswith("# ")
+
+
 @st.composite
 def markdown_file(draw: st.DrawFn, tokens: Tokens, name: str) -> File:
     f = File(name)
@@ -112,7 +120,11 @@ def markdown_file(draw: st.DrawFn, tokens: Tokens, name: str) -> File:
     tracked: list[str] = []
     blocks = HERMES_BLOCKS if _one_in(draw, 4) else MARKDOWN_BLOCKS
     for kind in draw(st.lists(st.sampled_from(blocks), max_size=25)):
-        if kind in ("bullet", "continued", "paragraph", "quote", "dated"):
+        if kind == "quote" and _tagline_position(f):
+            # A blockquote right under the file's title is its tagline: context, skipped with
+            # its reason (memctl/data/noise.toml, [tagline]), so it carries no fact to track.
+            f.lines.append("> " + draw(PHRASE))
+        elif kind in ("bullet", "continued", "paragraph", "quote", "dated"):
             tok = tokens.next()
             text = f"{draw(PHRASE)} {tok}"
             marker = draw(st.sampled_from(["- ", "* ", "+ ", "1. ", "-", "- [ ] ", "- [x] "]))
