@@ -10,13 +10,11 @@ patterns live in memctl/data/classify.toml, [confidential].
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-from memctl.classify import kin
+from memctl.classify import kin, rules
 
 
 @dataclass(frozen=True)
@@ -28,8 +26,7 @@ class _Confidential:
 
 @cache
 def _lexicon() -> _Confidential:
-    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
-    raw = tomllib.loads(text)["confidential"]
+    raw = rules.table("confidential")
     return _Confidential(
         declare=tuple(re.compile(p) for p in raw["declare"]),
         names=tuple(re.compile(p) for p in raw["names"]),

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import calendar
 import re
-import tomllib
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cache
-from importlib import resources
 
+from memctl.classify import rules
 from memctl.classify.gate import Gated, gated
 
 _MONTHS = {
@@ -60,8 +59,7 @@ def _any(patterns: list[str]) -> re.Pattern[str]:
 
 @cache
 def _rules() -> _Rules:
-    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
-    raw = tomllib.loads(text)["dates"]
+    raw = rules.table("dates")
     offsets = {k.casefold(): int(v) for k, v in raw["relative"].items()}
     words = sorted(offsets, key=len, reverse=True)
     return _Rules(

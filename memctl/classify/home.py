@@ -29,12 +29,10 @@ statements), then `Evidence.serves_job` with the texts of the candidate lines.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import PurePath
 from typing import NamedTuple
 
@@ -77,8 +75,7 @@ class _Home:
 
 @cache
 def _home() -> _Home:
-    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
-    raw = tomllib.loads(text)["home"]
+    raw = rules.table("home")
     return _Home(
         note_folders=frozenset(raw["note_folders"]),
         dated_folder=re.compile(raw["dated_folder"]),

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import importlib
 import re
-import tomllib
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from memctl import segment
@@ -38,8 +36,7 @@ class _Kin:
 
 @cache
 def _kin() -> _Kin:
-    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
-    raw = tomllib.loads(text)["kin"]
+    raw = rules.table("kin")
     words = frozenset(raw["cjk_words"])
     cjk = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
     return _Kin(
