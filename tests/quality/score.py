@@ -28,7 +28,20 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-HALVES = ("dev", "test", "dev2", "test2", "dev3", "test3", "dev4", "test4", "dev5", "test5")
+HALVES = (
+    "dev",
+    "test",
+    "dev2",
+    "test2",
+    "dev3",
+    "test3",
+    "dev4",
+    "test4",
+    "dev5",
+    "test5",
+    "dev6",
+    "test6",
+)
 # Agent homes written for the gold set (tests/quality/homes/<home>/...), keyed `homes:<path>`.
 HOMES = HERE / "homes"
 FIELDS = ("layer", "realm", "audience")

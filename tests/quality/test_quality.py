@@ -68,7 +68,7 @@ def test_homes_are_split_by_the_rule_of_how2() -> None:
     """dev2/test2: by home folder and kind, SHA-1 order of the path under homes/, alternately;
     the third set's homes (folders ending in `-3`, split.json's `how3`) alternately dev3/test3,
     the fourth set's (`-4`, `how4`) alternately dev4/test4, the fifth set's (`-5`, `how5`)
-    alternately dev5/test5."""
+    alternately dev5/test5, the sixth set's (`-6`, `how6`) alternately dev6/test6."""
     groups: dict[tuple[str, bool], list[str]] = defaultdict(list)
     homes = {key: half for key, half in split().items() if key.startswith("homes:")}
     for key in homes:
@@ -76,7 +76,12 @@ def test_homes_are_split_by_the_rule_of_how2() -> None:
         groups[(rel.split("/")[0], rel.endswith(".md"))].append(rel)
     for rels in groups.values():
         rels.sort(key=lambda rel: hashlib.sha1(rel.encode()).hexdigest())
-        sets = {"-3": ("dev3", "test3"), "-4": ("dev4", "test4"), "-5": ("dev5", "test5")}
+        sets = {
+            "-3": ("dev3", "test3"),
+            "-4": ("dev4", "test4"),
+            "-5": ("dev5", "test5"),
+            "-6": ("dev6", "test6"),
+        }
         halves = sets.get(rels[0].split("/")[0][-2:], ("dev2", "test2"))
         expected = [halves[index % 2] for index in range(len(rels))]
         assert [homes[f"homes:{rel}"] for rel in rels] == expected, rels
@@ -103,7 +108,7 @@ def test_an_unknown_half_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit) as exit_:
         main(["dev+dev9"])
     assert exit_.value.code == 2
-    halves = "dev, test, dev2, test2, dev3, test3, dev4, test4, dev5, test5"
+    halves = "dev, test, dev2, test2, dev3, test3, dev4, test4, dev5, test5, dev6, test6"
     assert f"'dev+dev9': not one of {halves}" in capsys.readouterr().err
 
 
