@@ -214,3 +214,24 @@ def test_the_assistant_as_subject_is_persona(text: str) -> None:
 def test_an_obligation_is_a_rule_even_dated(text: str) -> None:
     # Guideline 13: "2026-02-17 | AI文章不可全信，必须先验证" is procedural.
     assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    ("text", "section"),
+    [
+        ("Patient records stay confidential, whoever calls.", "Clinic"),
+        ("会员资料只在这里，不外传。", "会员回访"),
+        ("Tenant details are confidential. Never paste their names into outside tools.", "Lets"),
+        ("学生成绩不要转发到家长群", "班级"),
+    ],
+)
+def test_a_limit_on_disclosure_is_a_boundary(text: str, section: str) -> None:
+    # TAXONOMY.md, boundary: what the assistant must not disclose, whatever job's data it is.
+    assert classify(text, path=MEMORY, section=section).layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text", ["Send the weekly summary to the user on Fridays", "客户资料都在 CRM 里"]
+)
+def test_where_data_goes_without_a_limit_is_no_boundary(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer != "boundary"
