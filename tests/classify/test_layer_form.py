@@ -235,3 +235,21 @@ def test_a_limit_on_disclosure_is_a_boundary(text: str, section: str) -> None:
 )
 def test_where_data_goes_without_a_limit_is_no_boundary(text: str) -> None:
     assert classify(text, path=MEMORY, section="Notes").layer != "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Only in #kitchen do you speak as Chef Arno, not in any other channel.",
+        "The pirate voice stays in #deck. Never use it anywhere else.",
+        "只在 #江湖 群里用掌柜的口吻说话，其他群正常聊。",
+        "只在读书会频道扮演书童，别的频道不要。",
+    ],
+)
+def test_a_lane_the_assistant_stays_in_is_a_boundary(text: str) -> None:
+    # TAXONOMY.md, boundary: "lanes it must stay in", though the line names a persona.
+    assert classify(text, path=MEMORY, section="Notes").layer == "boundary"
+
+
+def test_a_channel_named_without_a_lane_is_no_boundary() -> None:
+    assert classify("Post the timeline in #ops within an hour", path=MEMORY).layer != "boundary"
