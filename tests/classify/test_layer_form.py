@@ -253,3 +253,20 @@ def test_a_lane_the_assistant_stays_in_is_a_boundary(text: str) -> None:
 
 def test_a_channel_named_without_a_lane_is_no_boundary() -> None:
     assert classify("Post the timeline in #ops within an hour", path=MEMORY).layer != "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "冰箱里只剩 2 盒牛奶，已经加进购物单",
+        "截至 11-20 已收定金 3 家",
+        "Only 3 left in the bulk pack",
+    ],
+)
+def test_a_count_of_what_is_left_is_a_snapshot(text: str) -> None:
+    # TAXONOMY.md, episodic: a status snapshot that will go stale.
+    assert classify(text, path=MEMORY, section="Notes").layer == "episodic"
+
+
+def test_a_current_setup_is_no_snapshot() -> None:
+    assert classify("Current stack: Go + Postgres", path=MEMORY).layer != "episodic"
