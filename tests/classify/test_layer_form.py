@@ -270,3 +270,22 @@ def test_a_count_of_what_is_left_is_a_snapshot(text: str) -> None:
 
 def test_a_current_setup_is_no_snapshot() -> None:
     assert classify("Current stack: Go + Postgres", path=MEMORY).layer != "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Why:** in May a mocked suite passed while the real migration failed",
+        "Last week the backup job wrote to the wrong bucket",
+        "上个月群里发错了一张报价单，被客户看到了",
+    ],
+)
+def test_a_past_time_opening_the_line_tells_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic; third set: a **Why:** telling an incident is episodic, also under
+    # the rule's heading.
+    c = classify(text, path="memory/feedback_backups.md", section="Never skip the dry run")
+    assert c.layer == "episodic"
+
+
+def test_a_weekday_routine_is_no_past_time() -> None:
+    assert classify("On Tuesdays I voice the innkeeper Marta", path=MEMORY).layer != "episodic"
