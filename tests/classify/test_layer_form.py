@@ -214,3 +214,78 @@ def test_the_assistant_as_subject_is_persona(text: str) -> None:
 def test_an_obligation_is_a_rule_even_dated(text: str) -> None:
     # Guideline 13: "2026-02-17 | AI文章不可全信，必须先验证" is procedural.
     assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    ("text", "section"),
+    [
+        ("Patient records stay confidential, whoever calls.", "Clinic"),
+        ("会员资料只在这里，不外传。", "会员回访"),
+        ("Tenant details are confidential. Never paste their names into outside tools.", "Lets"),
+        ("学生成绩不要转发到家长群", "班级"),
+    ],
+)
+def test_a_limit_on_disclosure_is_a_boundary(text: str, section: str) -> None:
+    # TAXONOMY.md, boundary: what the assistant must not disclose, whatever job's data it is.
+    assert classify(text, path=MEMORY, section=section).layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text", ["Send the weekly summary to the user on Fridays", "客户资料都在 CRM 里"]
+)
+def test_where_data_goes_without_a_limit_is_no_boundary(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer != "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Only in #kitchen do you speak as Chef Arno, not in any other channel.",
+        "The pirate voice stays in #deck. Never use it anywhere else.",
+        "只在 #江湖 群里用掌柜的口吻说话，其他群正常聊。",
+        "只在读书会频道扮演书童，别的频道不要。",
+    ],
+)
+def test_a_lane_the_assistant_stays_in_is_a_boundary(text: str) -> None:
+    # TAXONOMY.md, boundary: "lanes it must stay in", though the line names a persona.
+    assert classify(text, path=MEMORY, section="Notes").layer == "boundary"
+
+
+def test_a_channel_named_without_a_lane_is_no_boundary() -> None:
+    assert classify("Post the timeline in #ops within an hour", path=MEMORY).layer != "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "冰箱里只剩 2 盒牛奶，已经加进购物单",
+        "截至 11-20 已收定金 3 家",
+        "Only 3 left in the bulk pack",
+    ],
+)
+def test_a_count_of_what_is_left_is_a_snapshot(text: str) -> None:
+    # TAXONOMY.md, episodic: a status snapshot that will go stale.
+    assert classify(text, path=MEMORY, section="Notes").layer == "episodic"
+
+
+def test_a_current_setup_is_no_snapshot() -> None:
+    assert classify("Current stack: Go + Postgres", path=MEMORY).layer != "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Why:** in May a mocked suite passed while the real migration failed",
+        "Last week the backup job wrote to the wrong bucket",
+        "上个月群里发错了一张报价单，被客户看到了",
+    ],
+)
+def test_a_past_time_opening_the_line_tells_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic; third set: a **Why:** telling an incident is episodic, also under
+    # the rule's heading.
+    c = classify(text, path="memory/feedback_backups.md", section="Never skip the dry run")
+    assert c.layer == "episodic"
+
+
+def test_a_weekday_routine_is_no_past_time() -> None:
+    assert classify("On Tuesdays I voice the innkeeper Marta", path=MEMORY).layer != "episodic"
