@@ -122,7 +122,10 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
     if not said or total < least:
         return None
     realm, count = said.most_common(1)[0]
-    return realm if count / total >= t["file_realm_min_share"] else None
+    # Fiction is seen only in role-play channels: a file lends it only when nearly all its
+    # lines that say a realm are the story's; else its sections speak (scopes).
+    share = t["file_realm_fiction_min_share" if realm == FICTIONAL else "file_realm_min_share"]
+    return realm if count / total >= share else None
 
 
 def scope_realms(

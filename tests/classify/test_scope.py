@@ -372,3 +372,38 @@ def test_a_machine_of_the_workplace_is_the_jobs_even_in_a_profile() -> None:
         assert (c.realm, c.layer) == ("work", "profile"), text
     assert classify("- Home office: a standing desk and a 27-inch monitor").realm != "work"
     assert classify("- MacBook Pro M3 for everything", path="/h/ws/USER.md").realm == "real"
+
+
+def test_a_games_logistics_are_the_players_own_life() -> None:
+    # tests/quality README, second and fourth sets: when and where the group meets and who
+    # runs the game are real; what happens inside it is fiction.
+    path = "/h/.openclaw/workspace/MEMORY.md"
+    for text in (
+        "- Sessions 19:00–23:00 CET, the DM is Ravi; five players",
+        "- Game on Roll20, voice on the group's Discord",
+        "- Never post in the group's Discord for me",
+        "KP是老周，每次开团前一天提醒我",
+    ):
+        c = classify(text, path=path, section="MEMORY > The table")
+        assert (c.realm, c.realm_cued) == ("real", True), text
+    # A session of a job or of a login is no game's.
+    assert classify("Session tokens expire after 30 minutes").realm_cued is False
+
+
+def test_a_heading_over_the_players_character_makes_its_lines_the_storys() -> None:
+    # Fourth set: a player's own character (name, backstory, stats) is fictional, though a
+    # line names a "Brother" or a lost sister.
+    path = "/h/.openclaw/workspace/MEMORY.md"
+    for section in ("MEMORY > My character", "MEMORY > Character sheet", "MEMORY > 角色卡"):
+        c = classify("- Stats: STR 10 / DEX 14, AC 16", path=path, section=section)
+        assert (c.realm, c.realm_cued) == ("fictional", True), section
+
+
+def test_a_file_lends_fiction_only_when_nearly_all_its_lines_are_the_storys() -> None:
+    # TAXONOMY.md, Realm: only role-play channels see fiction. A player's notes with the
+    # group's logistics beside the character sheet (7 of 10 lines the story's) lend no realm:
+    # their sections speak. A story file (9 of 10) lends it; real life lends at 0.6 still.
+    path = "/h/.openclaw/workspace/MEMORY.md"
+    assert file_realm([("fictional", True)] * 7 + [("real", True)] * 3, path) is None
+    assert file_realm([("fictional", True)] * 9 + [("real", True)], path) == "fictional"
+    assert file_realm([("real", True)] * 7 + [("fictional", True)] * 3, path) == "real"

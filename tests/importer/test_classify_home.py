@@ -166,3 +166,36 @@ def test_a_projects_memory_keeps_its_own_guess_when_nothing_says_whose(tree, imp
     root = tree({"code/courts/CLAUDE.md": plain, MEMORY: FEEDBACK})
     import_json(root / "code" / "courts" / "CLAUDE.md", root / MEMORY)
     assert _realms(query)["Refer to a witness by their code, never by name."] != "work"
+
+
+# A player's notes (invented): the group's logistics beside the character sheet and the world.
+PLAYER = (
+    "# MEMORY\n\n## Me\n\n- Ravi, 31, lives in Lyon\n- Short recaps, bullet points please\n\n"
+    "## The table\n\n"
+    "- Game on Roll20, voice on the group's Discord\n"
+    "- Sessions 19:00–23:00 CET, the DM is Ines; five players\n"
+    "- Remind me the evening before to update the sheet\n\n"
+    "## My character\n\n"
+    "- Sister Maud, dwarf paladin, level 5\n"
+    "- Personality: blunt, loyal, hates the sea\n"
+    "- Spells: Bless, Cure Wounds\n\n"
+    "## Campaign world\n\n"
+    "- Setting: the drowned city of Ys, the party's base is the lighthouse\n"
+    "- The cult of the tide worships something under the harbour\n"
+)
+
+
+def test_a_players_notes_keep_the_games_logistics_real_and_the_character_fictional(
+    tree, import_json, query
+):
+    """Fourth set: the group's logistics are real, the character and the world fictional. The
+    story's lines are most of the file's but not nearly all, so the file lends no realm: the
+    uncued reminder under the logistics keeps real, the character's uncued lines take their
+    heading's."""
+    import_json(tree({"ws/MEMORY.md": PLAYER}))
+    realms = _realms(query)
+    assert realms["Remind me the evening before to update the sheet"] == "real"
+    assert realms["Sessions 19:00–23:00 CET, the DM is Ines; five players"] == "real"
+    assert realms["Short recaps, bullet points please"] == "real"
+    assert realms["Spells: Bless, Cure Wounds"] == "fictional"
+    assert realms["Personality: blunt, loyal, hates the sea"] == "fictional"
