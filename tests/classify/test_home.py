@@ -40,6 +40,12 @@ def test_a_files_home_is_the_folder_above_its_notes(path, expected):
         "- I'm Dana Reyes, a licensed surveyor at Reyes & Lowe",
         "- **Notes:** dental hygienist, 6 years in practice",
         "Dana Reyes, chartered surveyor, one of the partners at Reyes & Lowe.",
+        # The forms of "a job title heading the line".
+        "I teach Year 9 maths at Hillside Academy",
+        "I'm a physiotherapist at a sports clinic",
+        "- 小学英语老师，教三年级",
+        "- **职业**：高中化学老师",
+        "今年带初一 3 班和 5 班",
     ],
 )
 def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
@@ -60,6 +66,11 @@ def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
         "- 老王，张家的家长",  # a parent, not a post
         "- Kettle, a cat at the shelter",
         "Lives with her partner at home in Leeds",
+        "My sister is a nurse",
+        "- 王老师，数学，电话 138",  # a teacher named, not the user's job
+        "- 女儿班主任老师，姓王",
+        "I teach myself guitar",
+        "带女儿去上钢琴班",
     ],
 )
 def test_a_former_job_or_someone_elses_is_no_job_statement(text):
