@@ -407,3 +407,22 @@ def test_a_file_lends_fiction_only_when_nearly_all_its_lines_are_the_storys() ->
     assert file_realm([("fictional", True)] * 7 + [("real", True)] * 3, path) is None
     assert file_realm([("fictional", True)] * 9 + [("real", True)], path) == "fictional"
     assert file_realm([("real", True)] * 7 + [("fictional", True)] * 3, path) == "real"
+
+
+def test_a_cue_too_weak_to_say_fiction_leaves_the_line_to_its_scope() -> None:
+    # A passing "story" (fiction mention, below fictional_min) names no realm: a rule of a
+    # newsroom's project file ('… the online story gets a dated note') takes the realm its
+    # file gives (here the job's, from the line saying whose the project is); only a line
+    # leaning on missing context (a vague reference) says unknown itself.
+    from memctl.classify import scope_realms
+
+    path = "/h/code/desk/CLAUDE.md"
+    texts = [
+        "Scrapers and notebooks for the Bristol Evening Post's data desk",
+        "A correction is never made silently: the online story gets a dated note",
+    ]
+    lines = [(None, t, (c := classify(t, path=path)).realm, c.realm_cued) for t in texts]
+    assert lines[1][2:] == ("unknown", False)
+    assert scope_realms(lines, path)[1] == "work"
+    vague = classify("他说那件事下次再说", path=path)
+    assert (vague.realm, vague.realm_cued) == ("unknown", True)
