@@ -426,3 +426,20 @@ def test_a_cue_too_weak_to_say_fiction_leaves_the_line_to_its_scope() -> None:
     assert scope_realms(lines, path)[1] == "work"
     vague = classify("他说那件事下次再说", path=path)
     assert (vague.realm, vague.realm_cued) == ("unknown", True)
+
+
+def test_how_a_company_counts_and_raises_its_money_is_the_business() -> None:
+    # TAXONOMY.md, Realm: a business is work; third set: its money is private and the job's.
+    for text in (
+        "Monthly burn is about 40k EUR, runway 11 months",
+        "Raising a 2 M EUR seed round; 600k committed",
+        "Investor update goes out on the first Monday: metrics, wins, asks",
+        "Never share the cap table outside the founders",
+        "MRR by cohort lives in Metabase",
+        "A 轮融资估值谈到 8000 万",
+    ):
+        c = classify(text, path="/h/.claude/projects/-home-x/memory/project_round.md")
+        assert (c.realm, c.realm_cued) == ("work", True), text
+    # One's own savings are not a company's money.
+    for text in ("Rebalance the index funds once a year", "每月定投 2000 元指数基金"):
+        assert classify(text, path="/h/.openclaw/workspace/MEMORY.md").realm != "work", text
