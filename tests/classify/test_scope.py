@@ -386,8 +386,9 @@ def test_a_games_logistics_are_the_players_own_life() -> None:
     ):
         c = classify(text, path=path, section="MEMORY > The table")
         assert (c.realm, c.realm_cued) == ("real", True), text
-    # A session of a job or of a login is no game's.
+    # A session of a job or of a login is no game's, a direct message no DM's.
     assert classify("Session tokens expire after 30 minutes").realm_cued is False
+    assert classify("Twitter DM is the best way to reach the shop").realm_cued is False
 
 
 def test_a_heading_over_the_players_character_makes_its_lines_the_storys() -> None:
