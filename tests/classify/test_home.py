@@ -182,3 +182,20 @@ def test_know_how_naming_no_one_a_job_serves_does_not():
         ]
     )
     assert not evidence.serves_job(texts)
+
+
+def test_the_words_code_uses_for_its_parts_are_no_people_a_job_serves():
+    """An API client, a multi-tenant table, "be patient": a personal coder's rules name them
+    as often as a job's, so they do not count for the job."""
+    evidence, texts = _teacher_home(
+        [
+            "The HTTP client retries three times",
+            "Every table has a tenant column",
+            "Be patient with slow CI runs",
+            "The MCP clients read the same config",
+            "Pin the client library version",
+            "tenant_id is part of every key",
+            "Keep the client timeout at 30 s",
+        ]
+    )
+    assert not evidence.serves_job(texts)
