@@ -107,7 +107,8 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
     and never the real life its lines about the person speak of. The global one (~/.codex,
     ~/.claude) holds every project's rules: neither the person's life nor their job there says
     whose each code base is (guideline 19), so it settles nothing; its headings still do.
-    Thresholds: classify.toml, [thresholds] file_realm_*.
+    Fiction, which only role-play channels see, needs nearly all of them to agree. Thresholds:
+    classify.toml, [thresholds] file_realm_*.
     """
     t = rules.lexicon().thresholds
     said = Counter(realm for realm, cued in lines if cued and realm != "unknown")
@@ -122,7 +123,10 @@ def file_realm(lines: Iterable[tuple[str, bool]], path: str | None = None) -> st
     if not said or total < least:
         return None
     realm, count = said.most_common(1)[0]
-    return realm if count / total >= t["file_realm_min_share"] else None
+    # Fiction is seen only in role-play channels: a file lends it only when nearly all its
+    # lines that say a realm are the story's; else its sections speak (scopes).
+    share = t["file_realm_fiction_min_share" if realm == FICTIONAL else "file_realm_min_share"]
+    return realm if count / total >= share else None
 
 
 def scope_realms(

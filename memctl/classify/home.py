@@ -8,14 +8,14 @@ tools and schedules ("周测卷统一 A4 竖版"), most with no work word of the
 has its own words. TAXONOMY.md, Realm: work is a job, employer, team, clients or a business.
 
 The rule, counted over the home: when a profile line states the job (says work of its own) and
-the home's know-how that says a realm is mostly the job's (its own work cues, or the job's own
-words, learnt from the job statements as kin learns a family's names), the know-how that says no
-realm is the job's. What is the person's own (a line cued real life, a private line, a fact about
-the user, the lines of a file about the user) stays theirs; fiction and unknown lines are not
-touched. A home whose profile states
-no job, or whose know-how is mostly the person's life, keeps real. Project and global
-instructions files neither vote nor take it (guideline 19: whose code a rule is about is said
-in the file or not at all). Thresholds: classify.toml [thresholds] home_job_*; [home].
+the home's know-how that says a realm is mostly the job's (its own work cues, the job's own
+words, learnt from the job statements as kin learns a family's names, or the people a job
+serves: students, patients, clients), the know-how that says no realm is the job's. What is
+the person's own (a line cued real life, a private line, a fact about the user, the lines of a
+file about the user) stays theirs; fiction and unknown lines are not touched. A home whose
+profile states no job, or whose know-how is mostly the person's life, keeps real. Project and
+global instructions files neither vote nor take it (guideline 19: whose code a rule is about is
+said in the file or not at all). Thresholds: classify.toml [thresholds] home_job_*; [home].
 
 A Claude Code project's memory folder (~/.claude/projects/-home-x-code-site/memory) is the
 memory of the project at that path: when the project's own instructions file settles its
@@ -71,6 +71,7 @@ class _Home:
     story_names_most: int
     project_memory: re.Pattern[str]
     project_memory_names: int
+    served: frozenset[str]
 
 
 @cache
@@ -86,6 +87,7 @@ def _home() -> _Home:
         story_names_most=int(raw["story_names_most"]),
         project_memory=re.compile(raw["project_memory"]),
         project_memory_names=int(raw["project_memory_names"]),
+        served=frozenset(segment.fold(w) for w in raw["served_people"]),
     )
 
 
@@ -176,7 +178,9 @@ class Evidence:
         if not self.jobs or not self.candidates:
             return False
         t = rules.lexicon().thresholds
-        words = job_words(self.jobs)
+        # A job's rules name the people it serves more often than its title: counting them
+        # makes the vote rest on many lines, not on one rare word of the job statement.
+        words = job_words(self.jobs) | _home().served
         naming = sum(1 for i in self.candidates if names_any(texts.get(i, ""), words))
         work = self.said[WORK] + naming
         total = work + sum(n for realm, n in self.said.items() if realm != WORK)

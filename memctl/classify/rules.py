@@ -287,9 +287,13 @@ def score(
 
     scores = {n: totals.get(f"realm.{n}", 0.0) for n in ("fictional", "work", "real")}
     realm = _realm(scores["fictional"], scores["work"], scores["real"], t["fictional_min"])
-    # A line says its realm when its own cues weigh enough (or push it to unknown).
+    # A line says its realm when its own cues weigh enough, or says unknown when they pull real
+    # life below zero (a vague reference leaning on missing context). A cue too weak to win
+    # (a passing "story", below fictional_min) says nothing: the line may take its scope's.
     realm_cued = (
-        own.get(f"realm.{realm}", 0.0) >= t["realm_cue_min"] if realm != "unknown" else bool(own)
+        own.get(f"realm.{realm}", 0.0) >= t["realm_cue_min"]
+        if realm != "unknown"
+        else own.get("realm.real", 0.0) < 0
     )
 
     private_weight = totals.get("audience.private", 0.0)

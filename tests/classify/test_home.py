@@ -40,6 +40,12 @@ def test_a_files_home_is_the_folder_above_its_notes(path, expected):
         "- I'm Dana Reyes, a licensed surveyor at Reyes & Lowe",
         "- **Notes:** dental hygienist, 6 years in practice",
         "Dana Reyes, chartered surveyor, one of the partners at Reyes & Lowe.",
+        # The forms of "a job title heading the line".
+        "I teach Year 9 maths at Hillside Academy",
+        "I'm a physiotherapist at a sports clinic",
+        "- 小学英语老师，教三年级",
+        "- **职业**：高中化学老师",
+        "今年带初一 3 班和 5 班",
     ],
 )
 def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
@@ -60,6 +66,11 @@ def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
         "- 老王，张家的家长",  # a parent, not a post
         "- Kettle, a cat at the shelter",
         "Lives with her partner at home in Leeds",
+        "My sister is a nurse",
+        "- 王老师，数学，电话 138",  # a teacher named, not the user's job
+        "- 女儿班主任老师，姓王",
+        "I teach myself guitar",
+        "带女儿去上钢琴班",
     ],
 )
 def test_a_former_job_or_someone_elses_is_no_job_statement(text):
@@ -125,3 +136,66 @@ def test_a_home_learns_its_job_from_a_few_statements_not_thousands():
     evidence.add("/h/ws/MEMORY.md", jobs)
     most = int(rules.lexicon().thresholds["home_job_max_statements"])
     assert evidence.jobs == [f"Works at Firm{i:04d}" for i in range(most)]
+
+
+def _teacher_home(rules_text: list[str]) -> tuple[home.Evidence, dict[int, str]]:
+    """A home whose profile states a teaching job in words any line says (老师, 学校), four
+    know-how lines cued real life, and `rules_text` as know-how that says no realm."""
+    evidence = home.Evidence()
+    job = home.Line(1, "- 周老师，中学数学老师", "work", True, "profile", "public", False, False)
+    life = [_line(i, "real", cued=True) for i in (2, 3, 4, 5)]
+    rules_lines = [
+        home.Line(10 + i, text, "real", False, "procedural", "public", False, False)
+        for i, text in enumerate(rules_text)
+    ]
+    evidence.add("/h/ws/MEMORY.md", [job, *life, *rules_lines])
+    return evidence, {line.id: line.text for line in rules_lines}
+
+
+def test_know_how_naming_the_people_a_job_serves_counts_as_the_jobs():
+    """The job statement's words are all common (老师, 中学): only the students its rules name
+    say the know-how is the job's, 7 lines against the 4 of real life."""
+    evidence, texts = _teacher_home(
+        [
+            "课件字号不小于 28 号，后排学生看得清",
+            "绝不在任何群里发学生的成绩排名",
+            "不要把学生的名字写进公开的文章",
+            "每周五前把学生的作业登记好",
+            "试卷答案单独放最后一页，不要发给学生",
+            "Never post a student's marks in a group chat",
+            "Pupils' photos get blurred before they go anywhere",
+        ]
+    )
+    assert evidence.serves_job(texts)
+
+
+def test_know_how_naming_no_one_a_job_serves_does_not():
+    evidence, texts = _teacher_home(
+        [
+            "课件字号不小于 28 号，后排看得清",
+            "绝不在任何群里发成绩排名",
+            "不要把名字写进公开的文章",
+            "每周五前把作业登记好",
+            "试卷答案单独放最后一页",
+            "Never post marks in a group chat",
+            "Photos get blurred before they go anywhere",
+        ]
+    )
+    assert not evidence.serves_job(texts)
+
+
+def test_the_words_code_uses_for_its_parts_are_no_people_a_job_serves():
+    """An API client, a multi-tenant table, "be patient": a personal coder's rules name them
+    as often as a job's, so they do not count for the job."""
+    evidence, texts = _teacher_home(
+        [
+            "The HTTP client retries three times",
+            "Every table has a tenant column",
+            "Be patient with slow CI runs",
+            "The MCP clients read the same config",
+            "Pin the client library version",
+            "tenant_id is part of every key",
+            "Keep the client timeout at 30 s",
+        ]
+    )
+    assert not evidence.serves_job(texts)

@@ -372,3 +372,75 @@ def test_a_machine_of_the_workplace_is_the_jobs_even_in_a_profile() -> None:
         assert (c.realm, c.layer) == ("work", "profile"), text
     assert classify("- Home office: a standing desk and a 27-inch monitor").realm != "work"
     assert classify("- MacBook Pro M3 for everything", path="/h/ws/USER.md").realm == "real"
+
+
+def test_a_games_logistics_are_the_players_own_life() -> None:
+    # tests/quality README, second and fourth sets: when and where the group meets and who
+    # runs the game are real; what happens inside it is fiction.
+    path = "/h/.openclaw/workspace/MEMORY.md"
+    for text in (
+        "- Sessions 19:00–23:00 CET, the DM is Ravi; five players",
+        "- Game on Roll20, voice on the group's Discord",
+        "- Never post in the group's Discord for me",
+        "KP是老周，每次开团前一天提醒我",
+    ):
+        c = classify(text, path=path, section="MEMORY > The table")
+        assert (c.realm, c.realm_cued) == ("real", True), text
+    # A session of a job or of a login is no game's, a direct message no DM's.
+    assert classify("Session tokens expire after 30 minutes").realm_cued is False
+    assert classify("Twitter DM is the best way to reach the shop").realm_cued is False
+
+
+def test_a_heading_over_the_players_character_makes_its_lines_the_storys() -> None:
+    # Fourth set: a player's own character (name, backstory, stats) is fictional, though a
+    # line names a "Brother" or a lost sister.
+    path = "/h/.openclaw/workspace/MEMORY.md"
+    for section in ("MEMORY > My character", "MEMORY > Character sheet", "MEMORY > 角色卡"):
+        c = classify("- Stats: STR 10 / DEX 14, AC 16", path=path, section=section)
+        assert (c.realm, c.realm_cued) == ("fictional", True), section
+
+
+def test_a_file_lends_fiction_only_when_nearly_all_its_lines_are_the_storys() -> None:
+    # TAXONOMY.md, Realm: only role-play channels see fiction. A player's notes with the
+    # group's logistics beside the character sheet (7 of 10 lines the story's) lend no realm:
+    # their sections speak. A story file (9 of 10) lends it; real life lends at 0.6 still.
+    path = "/h/.openclaw/workspace/MEMORY.md"
+    assert file_realm([("fictional", True)] * 7 + [("real", True)] * 3, path) is None
+    assert file_realm([("fictional", True)] * 9 + [("real", True)], path) == "fictional"
+    assert file_realm([("real", True)] * 7 + [("fictional", True)] * 3, path) == "real"
+
+
+def test_a_cue_too_weak_to_say_fiction_leaves_the_line_to_its_scope() -> None:
+    # A passing "story" (fiction mention, below fictional_min) names no realm: a rule of a
+    # newsroom's project file ('… the online story gets a dated note') takes the realm its
+    # file gives (here the job's, from the line saying whose the project is); only a line
+    # leaning on missing context (a vague reference) says unknown itself.
+    from memctl.classify import scope_realms
+
+    path = "/h/code/desk/CLAUDE.md"
+    texts = [
+        "Scrapers and notebooks for the Bristol Evening Post's data desk",
+        "A correction is never made silently: the online story gets a dated note",
+    ]
+    lines = [(None, t, (c := classify(t, path=path)).realm, c.realm_cued) for t in texts]
+    assert lines[1][2:] == ("unknown", False)
+    assert scope_realms(lines, path)[1] == "work"
+    vague = classify("他说那件事下次再说", path=path)
+    assert (vague.realm, vague.realm_cued) == ("unknown", True)
+
+
+def test_how_a_company_counts_and_raises_its_money_is_the_business() -> None:
+    # TAXONOMY.md, Realm: a business is work; third set: its money is private and the job's.
+    for text in (
+        "Monthly burn is about 40k EUR, runway 11 months",
+        "Raising a 2 M EUR seed round; 600k committed",
+        "Investor update goes out on the first Monday: metrics, wins, asks",
+        "Never share the cap table outside the founders",
+        "MRR by cohort lives in Metabase",
+        "A 轮融资估值谈到 8000 万",
+    ):
+        c = classify(text, path="/h/.claude/projects/-home-x/memory/project_round.md")
+        assert (c.realm, c.realm_cued) == ("work", True), text
+    # One's own savings are not a company's money.
+    for text in ("Rebalance the index funds once a year", "每月定投 2000 元指数基金"):
+        assert classify(text, path="/h/.openclaw/workspace/MEMORY.md").realm != "work", text

@@ -166,3 +166,69 @@ def test_a_projects_memory_keeps_its_own_guess_when_nothing_says_whose(tree, imp
     root = tree({"code/courts/CLAUDE.md": plain, MEMORY: FEEDBACK})
     import_json(root / "code" / "courts" / "CLAUDE.md", root / MEMORY)
     assert _realms(query)["Refer to a witness by their code, never by name."] != "work"
+
+
+# A player's notes (invented): the group's logistics beside the character sheet and the world.
+PLAYER = (
+    "# MEMORY\n\n## Me\n\n- Ravi, 31, lives in Lyon\n- Short recaps, bullet points please\n\n"
+    "## The table\n\n"
+    "- Game on Roll20, voice on the group's Discord\n"
+    "- Sessions 19:00–23:00 CET, the DM is Ines; five players\n"
+    "- Remind me the evening before to update the sheet\n\n"
+    "## My character\n\n"
+    "- Sister Maud, dwarf paladin, level 5\n"
+    "- Personality: blunt, loyal, hates the sea\n"
+    "- Spells: Bless, Cure Wounds\n\n"
+    "## Campaign world\n\n"
+    "- Setting: the drowned city of Ys, the party's base is the lighthouse\n"
+    "- The cult of the tide worships something under the harbour\n"
+)
+
+
+def test_a_players_notes_keep_the_games_logistics_real_and_the_character_fictional(
+    tree, import_json, query
+):
+    """Fourth set: the group's logistics are real, the character and the world fictional. The
+    story's lines are most of the file's but not nearly all, so the file lends no realm: the
+    uncued reminder under the logistics keeps real, the character's uncued lines take their
+    heading's."""
+    import_json(tree({"ws/MEMORY.md": PLAYER}))
+    realms = _realms(query)
+    assert realms["Remind me the evening before to update the sheet"] == "real"
+    assert realms["Sessions 19:00–23:00 CET, the DM is Ines; five players"] == "real"
+    assert realms["Short recaps, bullet points please"] == "real"
+    assert realms["Spells: Bless, Cure Wounds"] == "fictional"
+    assert realms["Personality: blunt, loyal, hates the sea"] == "fictional"
+
+
+# A teacher's home (invented): the job statement says only words any line says (老师, 中学), a
+# few lines say real life, and the rules name the students they serve.
+TEACHER_USER = "# USER.md\n\n## Context\n\n- 王老师，中学数学老师\n- 周末常去爬山\n"
+TEACHER_NOTES = (
+    "# MEMORY.md\n\n## 备课\n\n"
+    "- 课件字号不小于 28 号，后排学生看得清\n"
+    "- 绝不在任何群里发学生的成绩排名\n"
+    "- 不要把学生的名字写进公开的文章\n"
+    "- 每周五前把学生的作业登记好\n"
+    "- 试卷答案单独放最后一页，不要发给学生\n"
+    "- 期中考试卷统一 A4 竖版\n"
+    "- 体检那天上午请半天假\n"
+)
+
+
+def test_a_teachers_home_is_the_job_by_the_students_its_rules_name(tree, import_json, run, query):
+    import_json(tree({"ws/USER.md": TEACHER_USER, "ws/MEMORY.md": TEACHER_NOTES}))
+    realms = _realms(query)
+    assert realms["期中考试卷统一 A4 竖版"] == "work"  # names no one: the home's job decides
+    assert realms["绝不在任何群里发学生的成绩排名"] == "work"
+    assert realms["体检那天上午请半天假"] == "real"  # her own health stays hers
+    result = run("classify", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changes"] == []
+
+
+def test_classify_agrees_with_import_on_a_players_notes(tree, import_json, run):
+    import_json(tree({"ws/MEMORY.md": PLAYER}))
+    result = run("classify", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changes"] == []
