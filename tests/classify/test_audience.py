@@ -212,3 +212,14 @@ def test_relatives_named_after_a_colon_or_together_are_learnt() -> None:
     assert classify("Mia's swimming is on Saturdays", relatives=kin.names(lines)).audience == (
         "private"
     )
+
+
+def test_customers_called_by_a_shops_titles_are_learnt_where_declared_confidential() -> None:
+    lines = [
+        "> 客户信息只在这里，不外传。",
+        "- 王总：下周要 200 套茶具，付款走对公账户。",
+        "- 张姐：只要青瓷，孩子对釉料过敏。",
+        "- Prof Whelan: collie, hip X-ray booked",
+    ]
+    assert confidential.clients(lines) == {"王总", "张姐", "Whelan"}
+    assert confidential.clients(lines[1:]) == frozenset()  # nothing declared
