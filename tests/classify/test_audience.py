@@ -249,3 +249,20 @@ def test_customers_called_by_a_shops_titles_are_learnt_where_declared_confidenti
     ]
     assert confidential.clients(lines) == {"王总", "张姐", "Whelan"}
     assert confidential.clients(lines[1:]) == frozenset()  # nothing declared
+
+
+@pytest.mark.parametrize(
+    ("line", "audience"),
+    [
+        # A standing rule for every case of a kind names no one's health or money …
+        ("Chart every medication within 30 minutes of giving it", "public"),
+        ("For depression screening use PHQ-9", "public"),
+        ("Chart every insulin dose within 30 minutes", "public"),
+        ("儿童用药剂量按体重计算", "public"),
+        # … one that names a person by a pronoun is about that person.
+        ("Check her blood sugar before every meal", "private"),
+        ("Always check my insulin dose with me before every meal", "private"),
+    ],
+)
+def test_a_rule_for_every_case_names_no_one(line: str, audience: str) -> None:
+    assert classify(line).audience == audience
