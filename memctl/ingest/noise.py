@@ -85,9 +85,21 @@ def _classes() -> tuple[_Class, ...]:
 REASONS = tuple(dict.fromkeys(c.reason for c in _classes()))
 
 
+# A line in italics or bold from end to end ("_Fill this in during your first conversation._"):
+# its words are judged too, since a word boundary does not fall between "_" and a letter.
+_WRAPPED = re.compile(r"^([_*]{1,2})(?=\S)(.+?)(?<=\S)\1$", re.S)
+
+
 def judge(text: str) -> str | None:
     """The reason `text` is not a memory, or None when it may be one."""
     text = text.strip()
+    if found := _judge(text):
+        return found
+    wrapped = _WRAPPED.match(text)
+    return _judge(wrapped[2].strip()) if wrapped else None
+
+
+def _judge(text: str) -> str | None:
     folded = fold(text)
     for c in _classes():
         if c.matches(text, folded):
