@@ -36,9 +36,13 @@ class _Searched:
 
     pattern: re.Pattern[str]
     needs: tuple[str, ...]
+    # The literals as one alternation: a pattern of the memory file's own upkeep needs one of
+    # up to a dozen, and testing each with `in` was most of the time of a record no class
+    # matches.
+    gate: re.Pattern[str] | None = None
 
     def may_match(self, folded: str) -> bool:
-        return not self.needs or any(literal in folded for literal in self.needs)
+        return self.gate is None or self.gate.search(folded) is not None
 
 
 @dataclass(frozen=True)
@@ -61,15 +65,21 @@ def _compiled(patterns: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.I) if patterns else None
 
 
+def _literals(needs: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One of `needs` anywhere in a folded text (None: the pattern needs no literal)."""
+    return re.compile("|".join(map(re.escape, needs))) if needs else None
+
+
 def _class(c: dict[str, Any]) -> _Class:
     patterns = c.get("patterns", [])
     return _Class(
         c["reason"],
         _compiled([p for p in patterns if anchored(p, re.I)]),
         tuple(
-            _Searched(re.compile(p, re.I), requirement(p, re.I))
+            _Searched(re.compile(p, re.I), needs, _literals(needs))
             for p in patterns
             if not anchored(p, re.I)
+            for needs in (requirement(p, re.I),)
         ),
         _compiled(c.get("sections", [])),
         _compiled(c.get("under", [])),
