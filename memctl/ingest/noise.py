@@ -54,10 +54,15 @@ class _Class:
     searched: tuple[_Searched, ...]
     section: re.Pattern[str] | None  # the nearest heading or label above it
     under: re.Pattern[str] | None  # what a record under such a heading must look like
+    # Every literal of every searched pattern, as one alternation (None when one of them needs
+    # none): most records hold none of them and are then not asked of each pattern in turn.
+    gate: re.Pattern[str] | None = None
 
     def matches(self, text: str, folded: str) -> bool:
         if self.anchored is not None and self.anchored.match(text):
             return True
+        if not self.searched or (self.gate is not None and not self.gate.search(folded)):
+            return False
         return any(s.may_match(folded) and s.pattern.search(text) for s in self.searched)
 
 
@@ -72,17 +77,20 @@ def _literals(needs: tuple[str, ...]) -> re.Pattern[str] | None:
 
 def _class(c: dict[str, Any]) -> _Class:
     patterns = c.get("patterns", [])
+    searched = tuple(
+        _Searched(re.compile(p, re.I), needs, _literals(needs))
+        for p in patterns
+        if not anchored(p, re.I)
+        for needs in (requirement(p, re.I),)
+    )
+    every = tuple(dict.fromkeys(n for s in searched for n in s.needs))
     return _Class(
         c["reason"],
         _compiled([p for p in patterns if anchored(p, re.I)]),
-        tuple(
-            _Searched(re.compile(p, re.I), needs, _literals(needs))
-            for p in patterns
-            if not anchored(p, re.I)
-            for needs in (requirement(p, re.I),)
-        ),
+        searched,
         _compiled(c.get("sections", [])),
         _compiled(c.get("under", [])),
+        None if any(not s.needs for s in searched) else _literals(every),
     )
 
 
