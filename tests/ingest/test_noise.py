@@ -139,6 +139,7 @@ def test_noise_classes(text: str, reason: str) -> None:
         ("✅ memory saved", "log line"),
         ("已写入 MEMORY.md", "log line"),
         ("记忆已更新", "log line"),
+        ("Consolidated 3 messages into MEMORY.md", "log line"),
         ("[tool] read_file MEMORY.md", "log line"),
         ('→ read_file("MEMORY.md") ok', "log line"),
         ("<tool_result>ok</tool_result>", "log line"),
