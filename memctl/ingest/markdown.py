@@ -56,8 +56,12 @@ _DATE_ONLY = re.compile(rf"^(?:\*\*)?({_DATE})\b")
 # The date is followed by a separator or a space: "2026-02-21: x", "2026-02-21：x" (Chinese
 # writers leave no space after a full-width colon), and "2026-02-13 | x" (a table row whose
 # first cell is the date).
+# A log's stamp is cut whole, with the fraction of a second and the zone after its seconds
+# ("[2026-11-10T23:58:01+08:00] memory_flush: …"): the time is atomic, so "23:58" is never
+# taken for the time and ":01+08:00] …" for the text.
 _DATED_PREFIX = re.compile(
-    rf"^(?:\*\*)?\[?({_DATE}(?:[ T]\d{{2}}:\d{{2}}(?::\d{{2}})?)?)\]?(?:\*\*)?"
+    rf"^(?:\*\*)?\[?({_DATE}(?>[ T]\d{{2}}:\d{{2}}(?::\d{{2}})?)?)"
+    r"(?:(?<=:\d\d:\d\d)(?>(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?))?\]?(?:\*\*)?"
     r"(?:\s*[:：\-–—|]\s*|\s+)(\S.*)$",
     re.S,
 )
@@ -120,6 +124,25 @@ def _tagline() -> tuple[str, re.Pattern[str]]:
     return str(table["reason"]), re.compile(table["unless"], re.I)
 
 
+@cache
+def _dialogue() -> tuple[str, re.Pattern[str], int]:
+    """The skip reason of a blockquote of a conversation's turns, the shape of a turn (its
+    speaker the first group) and how many speakers make one (noise.toml, [dialogue])."""
+    table = _noise_toml()["dialogue"]
+    return str(table["reason"]), re.compile(table["turn"]), int(table["min_speakers"])
+
+
+def _dialogue_turns(records: list[Record]) -> None:
+    """Skip a blockquote's records when they are a conversation's turns: each a speaker and
+    what they said, among at least two speakers, one of whom speaks twice."""
+    reason, turn, min_speakers = _dialogue()
+    speakers = [m[1].strip().casefold() if (m := turn.match(r.text)) else None for r in records]
+    if None in speakers or len(set(speakers)) < min_speakers or len(set(speakers)) == len(speakers):
+        return
+    for r in records:
+        r.skip = r.skip or reason
+
+
 def is_label(text: str) -> bool:
     """A line that only names what follows: `**配置说明**:`, `Notes:`, `🐛 Bug:`, `**Setup**`."""
     return "\n" not in text and bool(_label().match(text.strip()))
@@ -149,7 +172,7 @@ class _Reader:
         hint: str | None = None,
     ) -> Iterator[Record]:
         """The record (none if no text is left once a dated prefix is cut)."""
-        text = text.strip()
+        stamped = text = text.strip()
         ts = self.date
         if text[:1] in _DATED_STARTS and (m := _DATED_PREFIX.match(text)):
             ts, text = m[1], m[2].strip()
@@ -162,6 +185,10 @@ class _Reader:
         rec.layer_hint = hint
         # What a heading says of the lines under it ("置信度体系", "Session: …"): noise.toml.
         rec.skip = noise.judge_in_section(text, section)
+        if not rec.skip and stamped is not text:
+            # The stamp cut off is evidence too: a program's log line keeps its stamp and tag
+            # ("[2026-11-10T23:58:01+08:00] memory_flush: appended 9 lines"), noise.toml.
+            rec.skip = noise.judge(stamped)
         if self.tagline and not rec.skip and not _tagline()[1].match(text):
             rec.skip = _tagline()[0]
         yield rec
@@ -226,7 +253,9 @@ class _Reader:
             elif name == "blockquote":
                 tagline = quote == 0 and k == 1 and _is_title(nodes[0])
                 self.tagline = self.tagline or tagline
-                yield from self.blocks(node.children, quote + 1)
+                quoted = list(self.blocks(node.children, quote + 1))
+                _dialogue_turns(quoted)
+                yield from quoted
                 self.tagline = self.tagline and not tagline
             elif name == "table":
                 for part in node.children:

@@ -36,9 +36,13 @@ class _Searched:
 
     pattern: re.Pattern[str]
     needs: tuple[str, ...]
+    # The literals as one alternation: a pattern of the memory file's own upkeep needs one of
+    # up to a dozen, and testing each with `in` was most of the time of a record no class
+    # matches.
+    gate: re.Pattern[str] | None = None
 
     def may_match(self, folded: str) -> bool:
-        return not self.needs or any(literal in folded for literal in self.needs)
+        return self.gate is None or self.gate.search(folded) is not None
 
 
 @dataclass(frozen=True)
@@ -50,10 +54,15 @@ class _Class:
     searched: tuple[_Searched, ...]
     section: re.Pattern[str] | None  # the nearest heading or label above it
     under: re.Pattern[str] | None  # what a record under such a heading must look like
+    # Every literal of every searched pattern, as one alternation (None when one of them needs
+    # none): most records hold none of them and are then not asked of each pattern in turn.
+    gate: re.Pattern[str] | None = None
 
     def matches(self, text: str, folded: str) -> bool:
         if self.anchored is not None and self.anchored.match(text):
             return True
+        if not self.searched or (self.gate is not None and not self.gate.search(folded)):
+            return False
         return any(s.may_match(folded) and s.pattern.search(text) for s in self.searched)
 
 
@@ -61,18 +70,27 @@ def _compiled(patterns: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.I) if patterns else None
 
 
+def _literals(needs: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One of `needs` anywhere in a folded text (None: the pattern needs no literal)."""
+    return re.compile("|".join(map(re.escape, needs))) if needs else None
+
+
 def _class(c: dict[str, Any]) -> _Class:
     patterns = c.get("patterns", [])
+    searched = tuple(
+        _Searched(re.compile(p, re.I), needs, _literals(needs))
+        for p in patterns
+        if not anchored(p, re.I)
+        for needs in (requirement(p, re.I),)
+    )
+    every = tuple(dict.fromkeys(n for s in searched for n in s.needs))
     return _Class(
         c["reason"],
         _compiled([p for p in patterns if anchored(p, re.I)]),
-        tuple(
-            _Searched(re.compile(p, re.I), requirement(p, re.I))
-            for p in patterns
-            if not anchored(p, re.I)
-        ),
+        searched,
         _compiled(c.get("sections", [])),
         _compiled(c.get("under", [])),
+        None if any(not s.needs for s in searched) else _literals(every),
     )
 
 
@@ -85,9 +103,21 @@ def _classes() -> tuple[_Class, ...]:
 REASONS = tuple(dict.fromkeys(c.reason for c in _classes()))
 
 
+# A line in italics or bold from end to end ("_Fill this in during your first conversation._"):
+# its words are judged too, since a word boundary does not fall between "_" and a letter.
+_WRAPPED = re.compile(r"^([_*]{1,2})(?=\S)(.+?)(?<=\S)\1$", re.S)
+
+
 def judge(text: str) -> str | None:
     """The reason `text` is not a memory, or None when it may be one."""
     text = text.strip()
+    if found := _judge(text):
+        return found
+    wrapped = _WRAPPED.match(text)
+    return _judge(wrapped[2].strip()) if wrapped else None
+
+
+def _judge(text: str) -> str | None:
     folded = fold(text)
     for c in _classes():
         if c.matches(text, folded):

@@ -136,3 +136,133 @@ def test_a_job_a_public_budget_and_a_menu_price_are_public(line: str) -> None:
 
 def test_a_childs_teacher_stays_family() -> None:
     assert classify("放学后当面跟班主任说一下作业的事").audience == "private"
+
+
+# Each kind of private data TAXONOMY.md lists, in a form or a language the earlier cues missed.
+@pytest.mark.parametrize(
+    "line",
+    [
+        # family: a child or a baby as the person's own
+        "Our baby is due in March",
+        "宝宝每天九点睡，别在那之后打电话",
+        "小孩周末上游泳课",
+        # health: being ill, a doctor's word, a cycle
+        "He's been sick all week, no calls before noon",
+        "生病了，这周不跑步",
+        "医生说要少吃盐",
+        "经期前后不要安排长跑",
+        # money of a person, written with no currency sign
+        "Rent is 1,850 a month, due on the 1st",
+        "房租每月 4500，15 号前转",
+        "首付攒了 30 万",
+        "Got a bonus of 12k this year",
+        # an address below the city
+        "Lives at 22 Harbour Rd, Fremantle",
+        "Home: Flat 3, 41 Kings Parade",
+        "家在万科城小区 5 栋 1202",
+        "住在文三路 258 号",
+        "Postcode SW1A 1AA",
+        # identity numbers in their countries' shapes
+        "NRIC S8812345D",
+        "身份证号码 330106199001011234",
+        "PPS number 1234567TA",
+        "SIN 046 454 286",
+        # chat and bank accounts by their ids
+        "微信 lzq_beef88",
+        "QQ号 12345678",
+        "Telegram @lin_dev",
+        "IBAN DE89 3704 0044 0532 0130 00",
+        "Rent goes from the card ending 4821",
+        # 2FA
+        "Backup codes are in the drawer",
+        "两步验证用的是 Google 身份验证器",
+        "MFA on the AWS root account uses the YubiKey",
+        # marked private by the line itself
+        "Just between us: she is looking for a new job",
+        "Keep this to yourself",
+        "这是秘密，先别提",
+        # second round: the forms a wider probe of each kind found missing
+        "家里老人住在乡下",
+        "Tom moved out last month, we split up",
+        "他是同性恋，还没出柜",
+        "戒酒中，不要推荐酒吧",
+        "看心理咨询师，每周四",
+        "体重 68 kg，目标 62",
+        "Blood type O+",
+        "My credit score is 720",
+        "Net worth about 240k",
+        "我的车牌号是浙A12345",
+        "Car reg: 191-D-12345",
+        "We live on Maple Avenue near the school",
+        "Venmo @lin-mei",
+        "My Steam id is 7656119800000000",
+        "Security question answer: Fluffy",
+        "私人事情，不要在群里说",
+        "Don't mention this in the team channel",
+        "Only mention to me in DMs",
+    ],
+)
+def test_each_kind_of_private_data_is_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Kill the child process before restarting the worker",
+        "Take baby steps with the migration",
+        "The Telegram bot posts at 9",
+        "用 Telegram bot 推送日报",
+        "Use m7i.2xlarge nodes, autoscaler max 24",
+        "The rent-a-car API returns 404",
+        "Kafka 3.7 upgrade tomorrow",
+        "订单 12345678 已发货",
+        "Store orders in table order_items",
+        "The doctor's office is on the second floor",
+        "She likes net worth as one number plus a one-line trend",
+        "The deploy runbook is in the wiki; don't share it outside the team",
+        "Use BMI calculator API v2",
+        "Blood type field is optional in the form",
+        "The steam boiler pressure is 2 bar",
+        "We split the job into 3 batches",
+        "车牌识别模块在 plate/ 目录",
+    ],
+)
+def test_what_only_looks_like_those_kinds_is_public(line: str) -> None:
+    assert classify(line).audience == "public"
+
+
+def test_relatives_named_after_a_colon_or_together_are_learnt() -> None:
+    lines = ["Partner: Sam, works nights", "Kids: Theo (8) and Mia (5)", "twins Ada and Max"]
+    assert kin.names(lines) == {"Sam", "Theo", "Mia", "Ada", "Max"}
+    assert classify("Mia's swimming is on Saturdays", relatives=kin.names(lines)).audience == (
+        "private"
+    )
+
+
+def test_customers_called_by_a_shops_titles_are_learnt_where_declared_confidential() -> None:
+    lines = [
+        "> 客户信息只在这里，不外传。",
+        "- 王总：下周要 200 套茶具，付款走对公账户。",
+        "- 张姐：只要青瓷，孩子对釉料过敏。",
+        "- Prof Whelan: collie, hip X-ray booked",
+    ]
+    assert confidential.clients(lines) == {"王总", "张姐", "Whelan"}
+    assert confidential.clients(lines[1:]) == frozenset()  # nothing declared
+
+
+@pytest.mark.parametrize(
+    ("line", "audience"),
+    [
+        # A standing rule for every case of a kind names no one's health or money …
+        ("Chart every medication within 30 minutes of giving it", "public"),
+        ("For depression screening use PHQ-9", "public"),
+        ("Chart every insulin dose within 30 minutes", "public"),
+        ("儿童用药剂量按体重计算", "public"),
+        # … one that names a person by a pronoun is about that person.
+        ("Check her blood sugar before every meal", "private"),
+        ("Always check my insulin dose with me before every meal", "private"),
+    ],
+)
+def test_a_rule_for_every_case_names_no_one(line: str, audience: str) -> None:
+    assert classify(line).audience == audience

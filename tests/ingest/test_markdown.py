@@ -660,3 +660,45 @@ def test_unchecked_boxes_of_an_unfilled_template_are_options_nobody_picked(
     assert got[-2:] == [(9, "template placeholder"), (10, "template placeholder")]
     notes = "# Todo\n\n- [ ] Casual Friday outfit\n- 用户在杭州\n"
     assert [r.skip for r in records(write(tmp_path, notes))] == [None, None]
+
+
+def test_a_log_stamp_is_cut_whole_and_read_with_its_line(tmp_path: Path) -> None:
+    """A stamp with seconds and a zone is the record's time, all of it, and a program's line
+    behind it is judged with its stamp: "memory_flush: …" alone could be anyone's note."""
+    path = write(
+        tmp_path,
+        "# Auto log\n\n[2026-11-10T23:58:01+08:00] memory_flush: appended 9 lines to x.md\n\n"
+        "[2026-11-10T23:59:00.250Z] 用户说周五不要推送\n\n"
+        "2026-02-13 10:00-12:00 dentist\n",
+        name="2026-11-10.md",
+    )
+    flush, note, dentist = records(path)
+    assert (flush.ts, flush.text, flush.skip) == (
+        "2026-11-10T23:58:01",
+        "memory_flush: appended 9 lines to x.md",
+        "log line",
+    )
+    assert (note.ts, note.text, note.skip) == ("2026-11-10T23:59:00", "用户说周五不要推送", None)
+    assert (dentist.ts, dentist.text, dentist.skip) == ("2026-02-13 10:00", "12:00 dentist", None)
+
+
+def test_a_blockquote_of_a_conversations_turns_is_a_saved_transcript(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "# Notes\n\n- Isla is left-handed.\n\nTranscript excerpt (auto-saved):\n"
+        "> **Harrow:** You're telling me a fridge keeps a diary?\n"
+        "> **Mensah:** Every door opening, ma'am.\n"
+        "> **Harrow:** Don't ma'am me.\n\n"
+        "> **Why:** the seed round closes in January.\n"
+        "> **How:** ask the lead investor first.\n",
+    )
+    skips = [(r.text.split(":")[0], r.skip) for r in records(path)]
+    assert skips == [
+        ("Isla is left-handed.", None),
+        ("**Harrow", "log line"),
+        ("**Mensah", "log line"),
+        ("**Harrow", "log line"),
+        # Fields, each named once: no conversation.
+        ("**Why", None),
+        ("**How", None),
+    ]

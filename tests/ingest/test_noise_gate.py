@@ -29,7 +29,11 @@ BRUTE = _brute()
 
 def brute_judge(text: str) -> str | None:
     text = text.strip()
-    return next((reason for reason, p in BRUTE if p.search(text)), None)
+    found = next((reason for reason, p in BRUTE if p.search(text)), None)
+    # As judge does: a line wrapped in emphasis is judged by its words too.
+    if found is None and (wrapped := re.match(r"^([_*]{1,2})(?=\S)(.+?)(?<=\S)\1$", text, re.S)):
+        return brute_judge(wrapped[2])
+    return found
 
 
 # Lines that reach (or nearly reach) each class, and the letters re.I takes for ASCII ones
@@ -42,6 +46,7 @@ TEXTS = [
     "2026-05-01 10:02:11 INFO worker started",
     "**Name:** _(pick something you like)_",
     "Fill thıs in during your first conversation.",
+    "_Fill this in during your first conversation. Make it yours._",
     "FİLL THIS IN during your first conversation.",
     "Keep thıs file under 200 lines.",
     "The more you know, the better you can help.",
