@@ -494,9 +494,13 @@ def test_the_trie_gate_lets_in_what_the_literals_do(text: str) -> None:
 
 
 def _search_seconds(pattern: re.Pattern[str], text: str) -> float:
-    started = time.perf_counter()
-    pattern.search(text)
-    return time.perf_counter() - started
+    """The fastest of three searches: a loaded machine adds time to one, never removes it."""
+    took = []
+    for _ in range(3):
+        started = time.perf_counter()
+        pattern.search(text)
+        took.append(time.perf_counter() - started)
+    return min(took)
 
 
 # A label repeated with no value after it, then a character the value may not end on: each
@@ -511,8 +515,10 @@ def test_no_detector_rescans_a_run_of_its_own_labels(unit: str) -> None:
     for d in secrets._detectors():
         for tail in (" b", "/"):
             short = unit * (800 // len(unit)) + tail
-            long = unit * (12_800 // len(unit)) + tail
+            long = unit * (25_600 // len(unit)) + tail
             took = _search_seconds(d.pattern, long)
-            if took > 0.05 and took > 50 * max(_search_seconds(d.pattern, short), 1e-5):
+            # 32 times the text: a linear search takes ~32-80 times as long, one that rescans
+            # from each label ~1,000 times (the unbounded url_password scheme took 0.19 s).
+            if took > 0.05 and took > 200 * max(_search_seconds(d.pattern, short), 1e-5):
                 slow.append(f"{d.kind} {d.pattern.pattern[:60]} ({took:.2f} s)")
     assert slow == []
