@@ -25,8 +25,11 @@ _c: Any = importlib.import_module("re._constants")
 
 # Zero-width items do not consume text, so a literal run continues across them.
 _ZERO_WIDTH = {_c.AT, _c.ASSERT, _c.ASSERT_NOT}
-# Above this many alternatives a requirement is not worth checking.
+# Above this many alternatives a requirement is not worth checking: the characters of a class,
+# the literals of an alternation (an Index looks each literal up by its first two characters,
+# so a long alternation of words still gates well).
 _MAX_ALTERNATIVES = 12
+_MAX_OPTIONS = 32
 
 Requirement = tuple[str, ...]  # one of these literals must occur; () means no requirement
 
@@ -66,12 +69,14 @@ def _sequence(items: object) -> tuple[Requirement, str, str, bool]:
         if op is _c.BRANCH:
             # A match goes through one option, so it holds one of that option's literals:
             # together, the options' literals are a requirement if each option has some.
-            options = [_sequence(branch)[0] for branch in av[1]]
-            found = {literal for o in options for literal in o}
-            # One that holds another adds nothing: "confidence " where "confidence" will do.
-            alternatives = tuple(sorted(w for w in found if not any(o in w for o in found - {w})))
-            if all(options) and len(alternatives) <= _MAX_ALTERNATIVES:
-                best = _better(best, alternatives)
+            parts = [_sequence(branch) for branch in av[1]]
+            options = [part[0] for part in parts]
+            if all(options):
+                best = _better(best, _fewest({literal for o in options for literal in o}))
+            # The run before it, with each option's own start: re's parser takes the common
+            # start out of "os|operating system", leaving "o" before "s|perating system".
+            if run:
+                best = _better(best, _fewest({run + part[1] for part in parts}))
         elif op is _c.IN and (chars := _few_chars(av)):
             best = _better(best, chars)
             # The run before it, with each of them: "P[0-3]" needs "p0", "p1", "p2" or "p3".
@@ -83,6 +88,13 @@ def _sequence(items: object) -> tuple[Requirement, str, str, bool]:
         whole, run = False, ""
     best = _better(best, (run,) if run else ())
     return best, run if prefix is None else prefix, run, whole
+
+
+def _fewest(found: set[str]) -> Requirement:
+    """`found` as a requirement, less the literals that hold another ("confidence " where
+    "confidence" will do); () when too many are left to be worth checking."""
+    alternatives = tuple(sorted(w for w in found if not any(o in w for o in found - {w})))
+    return alternatives if len(alternatives) <= _MAX_OPTIONS else ()
 
 
 def _few_chars(items: list[tuple[Any, Any]]) -> Requirement:

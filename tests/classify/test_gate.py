@@ -126,12 +126,27 @@ def test_index_finds_what_brute_force_finds(text: str) -> None:
 def test_requirement_takes_every_option_of_an_alternation() -> None:
     # Each option needs one of its own literals: together they are the requirement.
     assert requirement(r"\bconfidence (?:scores?|decay)|\b(?:memories|entries) decay") == (
-        "confidence ",
+        "confidence decay",
+        "confidence score",
         "entries",
         "memories",
     )
     assert requirement(r"(?:ab|cd)x|ef") == ("ab", "cd", "ef")
     assert requirement(r"(?:ab|cd)x|\d") == ()  # an option with no literal at all
+
+
+def test_requirement_joins_the_run_before_an_alternation_to_each_option() -> None:
+    # re's parser takes the common start out: "os|operating system" is "o" + "s|perating system".
+    assert requirement(r"\b(?:os|operating system)(?: is|:)", re.I) == ("operating system", "os")
+    assert requirement(r"ab(?:c|\d)") == ("ab",)  # an option starting with no literal
+    assert requirement(r"x(?:ab|\d)") == ("x",)
+
+
+def test_requirement_takes_a_long_alternation_of_words() -> None:
+    words = "|".join(f"w{i:02d}x" for i in range(20))
+    assert requirement(f"(?:{words}) to") == tuple(f"w{i:02d}x" for i in range(20))
+    many = "|".join(f"{'abcdefgh'[i % 8]}{i:02d}x" for i in range(40))
+    assert requirement(many) == ()  # too many to be worth checking
 
 
 def test_requirement_continues_a_literal_into_a_small_class() -> None:
@@ -169,3 +184,30 @@ def test_fold_holds_what_a_case_insensitive_literal_matches() -> None:
     ]
     assert misses == []
     assert fold("FİLE ıS") == "file is"
+
+
+def _gated_patterns() -> list[tuple[str, int]]:
+    """Every pattern an Index gates, with its flags (cues, injection, facts, hedges)."""
+    found = [(p, flags & ~re.UNICODE) for p, flags in all_patterns()]
+    hedges = facts._rules().hedge
+    found += [
+        (g.pattern.pattern, g.pattern.flags & ~re.UNICODE)
+        for lst in (hedges.always, *hedges.by_literal.values())
+        for _, g in lst
+    ]
+    return sorted(set(found))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(_gated_patterns()).flatmap(
+        lambda pf: st.tuples(st.just(pf), st.from_regex(re.compile(pf[0], pf[1])))
+    )
+)
+def test_no_text_the_gate_rejects_can_match(drawn: tuple[tuple[str, int], str]) -> None:
+    """For every pattern of the data files: a text it matches (drawn from the pattern itself)
+    holds one of the literals its gate requires, so the gate never hides a match."""
+    (pattern, flags), text = drawn
+    gate = gated(pattern, flags)
+    assert gate.pattern.search(text)
+    assert gate.search(text, fold(text)) is not None
