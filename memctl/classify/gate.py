@@ -16,7 +16,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 # The regex parser is private API (re._parser since 3.11; sre_parse before, now deprecated).
 # It is only read here, and tests/classify/test_gate.py checks every gate against its pattern.
@@ -43,13 +43,33 @@ def _better(a: Requirement, b: Requirement) -> Requirement:
     return a if (min(map(len, a)), -len(a)) >= (min(map(len, b)), -len(b)) else b
 
 
-def _sequence(items: object) -> tuple[Requirement, str, str, bool]:
-    """Best requirement inside a sequence, plus its literal prefix and suffix and whether the
-    whole sequence is one literal (so an enclosing run can continue through it)."""
+class _Found(NamedTuple):
+    """What a sequence's matches need: the best requirement, every requirement found (all of
+    them hold), whether a decimal digit does, and its literal start and end."""
+
+    best: Requirement
+    every: list[Requirement]
+    digit: bool
+    head: str
+    tail: str
+    whole: bool  # the whole sequence is one literal (an enclosing run continues through it)
+
+
+def _sequence(items: object) -> _Found:
+    """Requirements inside a sequence, plus its literal prefix and suffix."""
     best: Requirement = ()
+    every: list[Requirement] = []
+    digit = False
     run = ""
     prefix: str | None = None
     whole = True
+
+    def take(found: Requirement) -> None:
+        nonlocal best
+        if found:
+            best = _better(best, found)
+            every.append(found)
+
     for op, av in items:  # type: ignore[attr-defined]
         if op is _c.LITERAL:
             run += chr(av)
@@ -57,37 +77,62 @@ def _sequence(items: object) -> tuple[Requirement, str, str, bool]:
         if op in _ZERO_WIDTH:
             continue
         if op is _c.SUBPATTERN and not av[1] and not av[2]:
-            inner, head, tail, literal = _sequence(av[3])
-            if literal:
-                run += head
+            inner = _sequence(av[3])
+            if inner.whole:
+                run += inner.head
                 continue
-            best = _better(best, (run + head,) if run + head else ())
-            best = _better(best, inner)
+            take((run + inner.head,) if run + inner.head else ())
+            for found in inner.every:
+                take(found)
+            digit = digit or inner.digit
             prefix = run if prefix is None else prefix
-            whole, run = False, tail
+            whole, run = False, inner.tail
             continue
         if op is _c.BRANCH:
             # A match goes through one option, so it holds one of that option's literals:
             # together, the options' literals are a requirement if each option has some.
             parts = [_sequence(branch) for branch in av[1]]
-            options = [part[0] for part in parts]
-            if all(options):
-                best = _better(best, _fewest({literal for o in options for literal in o}))
+            if all(part.best for part in parts):
+                take(_fewest({literal for part in parts for literal in part.best}))
             # The run before it, with each option's own start: re's parser takes the common
             # start out of "os|operating system", leaving "o" before "s|perating system".
             if run:
-                best = _better(best, _fewest({run + part[1] for part in parts}))
+                take(_fewest({run + part.head for part in parts}))
+            digit = digit or all(part.digit for part in parts)
         elif op is _c.IN and (chars := _few_chars(av)):
-            best = _better(best, chars)
+            take(chars)
             # The run before it, with each of them: "P[0-3]" needs "p0", "p1", "p2" or "p3".
-            best = _better(best, tuple(run + ch for ch in chars) if run else ())
+            take(tuple(run + ch for ch in chars) if run else ())
+            digit = digit or all(ch.isdecimal() for ch in chars)
+        elif op is _c.IN:
+            digit = digit or _digits_only(av)
         elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and av[0] >= 1:
-            best = _better(best, _sequence(av[2])[0])
-        best = _better(best, (run,) if run else ())
+            inner = _sequence(av[2])
+            for found in inner.every:
+                take(found)
+            digit = digit or inner.digit
+        take((run,) if run else ())
+        digit = digit or any(ch.isdecimal() for ch in run)
         prefix = run if prefix is None else prefix
         whole, run = False, ""
-    best = _better(best, (run,) if run else ())
-    return best, run if prefix is None else prefix, run, whole
+    take((run,) if run else ())
+    digit = digit or any(ch.isdecimal() for ch in run)
+    return _Found(best, every, digit, run if prefix is None else prefix, run, whole)
+
+
+def _digits_only(items: list[tuple[Any, Any]]) -> bool:
+    """Whether a class matches decimal digits only (\\d, [0-9])."""
+    return bool(items) and all(
+        (kind is _c.CATEGORY and value is _c.CATEGORY_DIGIT)
+        or (
+            kind is _c.RANGE
+            and chr(value[0]).isdecimal()
+            and chr(value[1]).isdecimal()
+            and value[1] - value[0] < 10
+        )
+        or (kind is _c.LITERAL and chr(value).isdecimal())
+        for kind, value in items
+    )
 
 
 def _fewest(found: set[str]) -> Requirement:
@@ -112,8 +157,25 @@ def _few_chars(items: list[tuple[Any, Any]]) -> Requirement:
 
 def requirement(pattern: str, flags: int = 0) -> Requirement:
     """Literals (folded) one of which every match of `pattern` contains; () if unknown."""
-    best = _sequence(_p.parse(pattern, flags))[0]
-    return tuple(sorted({fold(literal) for literal in best}))
+    return _folded(_sequence(_p.parse(pattern, flags)).best)
+
+
+def _folded(found: Requirement) -> Requirement:
+    return tuple(sorted({fold(literal) for literal in found}))
+
+
+def requirements(pattern: str, flags: int = 0) -> tuple[Requirement, tuple[Requirement, ...], bool]:
+    """The requirement an Index looks `pattern` up by (`requirement`), the others every match
+    also holds (less those the first one implies), and whether every match holds a decimal
+    digit."""
+    found = _sequence(_p.parse(pattern, flags))
+    best = _folded(found.best)
+    also: list[Requirement] = []
+    for other in map(_folded, found.every):
+        implied = bool(best) and all(any(o in b for o in other) for b in best)
+        if other != best and not implied and other not in also:
+            also.append(other)
+    return best, tuple(also), found.digit
 
 
 def anchored(pattern: str, flags: int = 0) -> bool:
@@ -136,21 +198,42 @@ def fold(text: str) -> str:
     return text.translate(_AS_ASCII).casefold()
 
 
+_DIGIT = re.compile(r"\d")
+
+
+@lru_cache(maxsize=256)
+def has_digit(folded: str) -> bool:
+    """Whether the text holds a decimal digit (casefolding changes none)."""
+    return _DIGIT.search(folded) is not None
+
+
 @dataclass(frozen=True)
 class Gated:
-    """A compiled pattern and the literals one of which must be in the casefolded text."""
+    """A compiled pattern and what every match of it needs in the casefolded text: one of the
+    literals `needs`, one of each of `also`, a decimal digit if `digit`."""
 
     needs: Requirement
     pattern: re.Pattern[str]
+    also: tuple[Requirement, ...] = ()
+    digit: bool = False
+
+    def rest_holds(self, folded: str) -> bool:
+        """Whether `folded` meets the requirements besides `needs` (an Index checked those)."""
+        if self.digit and not has_digit(folded):
+            return False
+        return all(any(literal in folded for literal in one) for one in self.also)
 
     def search(self, text: str, folded: str) -> re.Match[str] | None:
         if self.needs and not any(literal in folded for literal in self.needs):
+            return None
+        if not self.rest_holds(folded):
             return None
         return self.pattern.search(text)
 
 
 def gated(pattern: str, flags: int = 0) -> Gated:
-    return Gated(requirement(pattern, flags), re.compile(pattern, flags))
+    needs, also, digit = requirements(pattern, flags)
+    return Gated(needs, re.compile(pattern, flags), also, digit)
 
 
 # Classifying one entry consults several indexes (cues, injection, hedges, facts) for the same
@@ -193,11 +276,11 @@ class Index:
                     for owner, gate in self.by_literal[literal]:
                         if owner not in skip:
                             found[id(gate)] = (owner, gate)
-        return list(found.values())
+        return [(o, g) for o, g in found.values() if g.rest_holds(folded)]
 
     def present(self, folded: str, text_grams: frozenset[str] | None = None) -> set[int]:
-        """Owners with a pattern whose required literal occurs (the pattern may still fail)."""
-        found = {owner for owner, _ in self.always}
+        """Owners with a pattern whose requirements `folded` meets (the pattern may still fail)."""
+        found = {owner for owner, gate in self.always if gate.rest_holds(folded)}
         found.update(owner for owner, _ in self._candidates(folded, text_grams, set()))
         return found
 
@@ -210,6 +293,8 @@ class Index:
             if owner not in found and gate.pattern.search(text):
                 found.add(owner)
         for owner, gate in self.always:
-            if owner not in found and owner not in skip and gate.pattern.search(text):
+            if owner in found or owner in skip or not gate.rest_holds(folded):
+                continue
+            if gate.pattern.search(text):
                 found.add(owner)
         return found

@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 
 from memctl import segment
 from memctl.classify import facts, injection, rules
-from memctl.classify.gate import Index, anchored, fold, gated, grams, requirement
+from memctl.classify.gate import (
+    Index,
+    anchored,
+    fold,
+    gated,
+    grams,
+    has_digit,
+    requirement,
+    requirements,
+)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "classify"
 TEXTS = [
@@ -211,3 +220,36 @@ def test_no_text_the_gate_rejects_can_match(drawn: tuple[tuple[str, int], str]) 
     gate = gated(pattern, flags)
     assert gate.pattern.search(text)
     assert gate.search(text, fold(text)) is not None
+
+
+def test_requirements_hold_every_literal_and_digit_a_match_needs() -> None:
+    # The index key, then the others: "he"/"user" is needed besides " is"/" has"/...
+    assert requirements(r"\b(?:user|he|she) (?:is|has)\b") == (
+        (" has", " is"),
+        (("he", "user"),),
+        False,
+    )
+    assert requirements(r"\b(?:eur|usd)\s?\d") == (("eur", "usd"), (), True)
+    assert requirements(r"(?<!\d)\d{4}[-/]\d{1,2}") == (("-", "/"), (), True)
+    assert requirements(r"x\d|\d")[2] and requirements(r"[0-9]+")[2]
+    # Not needed: a digit only in one option, an optional one, a negated class, a lookaround.
+    assert not requirements(r"x\d|y")[2]
+    assert not requirements(r"a\d?")[2] and not requirements(r"a\d*")[2]
+    assert not requirements(r"[^0-9]a")[2] and not requirements(r"a(?=\d)")[2]
+    # One the index key implies is left out: every "abc" holds "b".
+    assert requirements(r"abc\s+b") == (("abc",), (), False)
+
+
+def test_casefolding_keeps_every_decimal_digit() -> None:
+    digits = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isdecimal()]
+    assert len(digits) > 600
+    assert [d for d in digits if not has_digit(fold(d)) or not re.fullmatch(r"\d", d)] == []
+
+
+def test_a_gate_checks_its_other_requirements() -> None:
+    gate = gated(r"\b(?:eur|usd)\s?\d", re.I)
+    assert gate.search("EUR 5", "eur 5") is not None
+    assert gate.search("EUR five", "eur five") is None
+    index = Index([(1, gate), (2, gated(r"\d{3}"))])
+    assert index.owners("usd 100", "usd 100", set()) == {1, 2}
+    assert index.present("usd only") == set()
