@@ -253,3 +253,24 @@ def test_a_gate_checks_its_other_requirements() -> None:
     index = Index([(1, gate), (2, gated(r"\d{3}"))])
     assert index.owners("usd 100", "usd 100", set()) == {1, 2}
     assert index.present("usd only") == set()
+
+
+def _indexes() -> list[Index]:
+    *_, injected = injection._flags()
+    r = facts._rules()
+    return [rules.lexicon().text_patterns, injected, r.index, r.hedge]
+
+
+def test_each_literal_is_keyed_by_a_pair_it_holds() -> None:
+    """A text's pairs find every literal it holds: each is filed under a pair of its own."""
+    for index in _indexes():
+        filed = [literal for literals in index.by_gram.values() for literal in literals]
+        assert sorted(filed) == sorted(index.by_literal)
+        assert all(key in literal for key, lits in index.by_gram.items() for literal in lits)
+
+
+def test_a_literal_is_keyed_by_its_rarest_pair() -> None:
+    index = Index([(i, gated(p)) for i, p in enumerate(["confidential", "company", "code"])])
+    # "co" starts all three; the first pair each holds alone keys it.
+    assert index.by_gram == {"on": ("confidential",), "om": ("company",), "od": ("code",)}
+    assert index.owners("a company car", "a company car", set()) == {1}
