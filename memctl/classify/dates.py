@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from functools import cache
 
 from memctl.classify import rules
-from memctl.classify.gate import Gated, gated
+from memctl.classify.gate import Gated, Index, fold, gated
 
 _MONTHS = {
     name: i
@@ -45,6 +45,9 @@ _PATH_DATE = re.compile(r"(?:^|[/\\])(\d{4})-?(\d{2})-?(\d{2})(?:-[^/\\]*)?\.md$
 class _Rules:
     absolute: tuple[re.Pattern[str], ...]
     relative: re.Pattern[str]
+    # The relative words' literals, looked up by the text's character pairs (most lines name
+    # no relative day, and the alternation's search costs more than the look-up).
+    relative_words: Index
     offsets: dict[str, int]
     next_weekday: tuple[Gated, ...]
     this_weekday: tuple[Gated, ...]
@@ -62,9 +65,11 @@ def _rules() -> _Rules:
     raw = rules.table("dates")
     offsets = {k.casefold(): int(v) for k, v in raw["relative"].items()}
     words = sorted(offsets, key=len, reverse=True)
+    relative = "|".join(re.escape(w) for w in words)
     return _Rules(
         absolute=tuple(re.compile(p, re.I) for p in raw["absolute"]),
-        relative=re.compile("|".join(re.escape(w) for w in words), re.I),
+        relative=re.compile(relative, re.I),
+        relative_words=Index([(0, gated(relative, re.I))]),
         offsets=offsets,
         next_weekday=tuple(gated(p, re.I) for p in raw["next_weekday"]),
         this_weekday=tuple(gated(p, re.I) for p in raw["this_weekday"]),
@@ -158,7 +163,7 @@ def mentioned(text: str, at: date | None) -> list[date]:
             for m in gate.pattern.finditer(text):
                 weekday_spans.append(m.span())
                 found.append(monday + timedelta(days=week + r.weekdays[m["wd"].casefold()]))
-    for m in r.relative.finditer(text):
+    for m in r.relative.finditer(text) if r.relative_words.present(fold(text)) else ():
         # "下周" inside "下周五" is already counted as that Friday.
         if not any(start <= m.start() < end for start, end in weekday_spans):
             found.append(at + timedelta(days=r.offsets[m.group(0).casefold()]))

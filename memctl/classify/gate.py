@@ -14,7 +14,7 @@ import importlib
 import operator
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -55,8 +55,12 @@ class _Found(NamedTuple):
     whole: bool  # the whole sequence is one literal (an enclosing run continues through it)
 
 
-def _sequence(items: object) -> _Found:
-    """Requirements inside a sequence, plus its literal prefix and suffix."""
+def _sequence(items: object, wide: bool) -> _Found:
+    """Requirements inside a sequence, plus its literal prefix and suffix. `wide` for an Index,
+    which looks many literals up cheaply: alternations of up to _MAX_OPTIONS literals, a run
+    joined to each option of the alternation after it, groups with flags. Without it, the
+    requirement is one a caller checks literal by literal (`requirement`)."""
+    most = _MAX_OPTIONS if wide else _MAX_ALTERNATIVES
     best: Requirement = ()
     every: list[Requirement] = []
     digit = False
@@ -76,8 +80,9 @@ def _sequence(items: object) -> _Found:
             continue
         if op in _ZERO_WIDTH:
             continue
-        if op is _c.SUBPATTERN and not av[1] and not av[2]:
-            inner = _sequence(av[3])
+        # A group's flags leave its literals required: "(?-i:May)" holds "may" once folded.
+        if op is _c.SUBPATTERN and (wide or not av[1] and not av[2]):
+            inner = _sequence(av[3], wide)
             if inner.whole:
                 run += inner.head
                 continue
@@ -91,13 +96,13 @@ def _sequence(items: object) -> _Found:
         if op is _c.BRANCH:
             # A match goes through one option, so it holds one of that option's literals:
             # together, the options' literals are a requirement if each option has some.
-            parts = [_sequence(branch) for branch in av[1]]
+            parts = [_sequence(branch, wide) for branch in av[1]]
             if all(part.best for part in parts):
-                take(_fewest({literal for part in parts for literal in part.best}))
+                take(_fewest({literal for part in parts for literal in part.best}, most))
             # The run before it, with each option's own start: re's parser takes the common
             # start out of "os|operating system", leaving "o" before "s|perating system".
-            if run:
-                take(_fewest({run + part.head for part in parts}))
+            if run and wide:
+                take(_fewest({run + part.head for part in parts}, most))
             digit = digit or all(part.digit for part in parts)
         elif op is _c.IN and (chars := _few_chars(av)):
             take(chars)
@@ -107,7 +112,7 @@ def _sequence(items: object) -> _Found:
         elif op is _c.IN:
             digit = digit or _digits_only(av)
         elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and av[0] >= 1:
-            inner = _sequence(av[2])
+            inner = _sequence(av[2], wide)
             for found in inner.every:
                 take(found)
             digit = digit or inner.digit
@@ -135,11 +140,11 @@ def _digits_only(items: list[tuple[Any, Any]]) -> bool:
     )
 
 
-def _fewest(found: set[str]) -> Requirement:
+def _fewest(found: set[str], most: int) -> Requirement:
     """`found` as a requirement, less the literals that hold another ("confidence " where
     "confidence" will do); () when too many are left to be worth checking."""
     alternatives = tuple(sorted(w for w in found if not any(o in w for o in found - {w})))
-    return alternatives if len(alternatives) <= _MAX_OPTIONS else ()
+    return alternatives if len(alternatives) <= most else ()
 
 
 def _few_chars(items: list[tuple[Any, Any]]) -> Requirement:
@@ -157,7 +162,7 @@ def _few_chars(items: list[tuple[Any, Any]]) -> Requirement:
 
 def requirement(pattern: str, flags: int = 0) -> Requirement:
     """Literals (folded) one of which every match of `pattern` contains; () if unknown."""
-    return _folded(_sequence(_p.parse(pattern, flags)).best)
+    return _folded(_sequence(_p.parse(pattern, flags), wide=False).best)
 
 
 def _folded(found: Requirement) -> Requirement:
@@ -168,7 +173,7 @@ def requirements(pattern: str, flags: int = 0) -> tuple[Requirement, tuple[Requi
     """The requirement an Index looks `pattern` up by (`requirement`), the others every match
     also holds (less those the first one implies), and whether every match holds a decimal
     digit."""
-    found = _sequence(_p.parse(pattern, flags))
+    found = _sequence(_p.parse(pattern, flags), wide=True)
     best = _folded(found.best)
     also: list[Requirement] = []
     for other in map(_folded, found.every):
@@ -216,6 +221,10 @@ class Gated:
     pattern: re.Pattern[str]
     also: tuple[Requirement, ...] = ()
     digit: bool = False
+    plain: bool = field(init=False)  # nothing besides `needs` to check
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "plain", not self.also and not self.digit)
 
     def rest_holds(self, folded: str) -> bool:
         """Whether `folded` meets the requirements besides `needs` (an Index checked those)."""
@@ -276,6 +285,15 @@ class Index:
             by_gram[_key(literal, counts)].append(literal)
         self.by_gram = {key: tuple(literals) for key, literals in by_gram.items()}
         self.keys = frozenset(by_gram)
+        # What _candidates walks: per pair, its literals and their patterns; None for a literal
+        # that is the pair itself (a text holding the pair holds it).
+        self._lookup = {
+            key: tuple(
+                (None if literal == key else literal, tuple(self.by_literal[literal]))
+                for literal in literals
+            )
+            for key, literals in self.by_gram.items()
+        }
 
     def _candidates(
         self, folded: str, text_grams: frozenset[str] | None, skip: set[int]
@@ -284,12 +302,12 @@ class Index:
         keys = (text_grams if text_grams is not None else grams(folded)) & self.keys
         found: dict[int, tuple[int, Gated]] = {}
         for key in keys:
-            for literal in self.by_gram[key]:
-                if literal in folded:
-                    for owner, gate in self.by_literal[literal]:
+            for literal, patterns in self._lookup[key]:
+                if literal is None or literal in folded:
+                    for owner, gate in patterns:
                         if owner not in skip:
                             found[id(gate)] = (owner, gate)
-        return [(o, g) for o, g in found.values() if g.rest_holds(folded)]
+        return [(o, g) for o, g in found.values() if g.plain or g.rest_holds(folded)]
 
     def present(self, folded: str, text_grams: frozenset[str] | None = None) -> set[int]:
         """Owners with a pattern whose requirements `folded` meets (the pattern may still fail)."""

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memctl import segment
-from memctl.classify import facts, injection, rules
+from memctl.classify import dates, facts, injection, rules
 from memctl.classify.gate import (
     Index,
     anchored,
@@ -135,6 +135,12 @@ def test_index_finds_what_brute_force_finds(text: str) -> None:
 def test_requirement_takes_every_option_of_an_alternation() -> None:
     # Each option needs one of its own literals: together they are the requirement.
     assert requirement(r"\bconfidence (?:scores?|decay)|\b(?:memories|entries) decay") == (
+        "confidence ",
+        "entries",
+        "memories",
+    )
+    # What an Index looks up (requirements) joins "confidence " to each option after it.
+    assert requirements(r"\bconfidence (?:scores?|decay)|\b(?:memories|entries) decay")[0] == (
         "confidence decay",
         "confidence score",
         "entries",
@@ -144,18 +150,26 @@ def test_requirement_takes_every_option_of_an_alternation() -> None:
     assert requirement(r"(?:ab|cd)x|\d") == ()  # an option with no literal at all
 
 
-def test_requirement_joins_the_run_before_an_alternation_to_each_option() -> None:
+def index_key(pattern: str, flags: int = 0) -> tuple[str, ...]:
+    return requirements(pattern, flags)[0]
+
+
+def test_index_key_joins_the_run_before_an_alternation_to_each_option() -> None:
     # re's parser takes the common start out: "os|operating system" is "o" + "s|perating system".
-    assert requirement(r"\b(?:os|operating system)(?: is|:)", re.I) == ("operating system", "os")
-    assert requirement(r"ab(?:c|\d)") == ("ab",)  # an option starting with no literal
-    assert requirement(r"x(?:ab|\d)") == ("x",)
+    assert index_key(r"\b(?:os|operating system)(?: is|:)", re.I) == ("operating system", "os")
+    assert requirement(r"\b(?:os|operating system)(?: is|:)", re.I) == ("s",)  # checked one by one
+    assert index_key(r"ab(?:c|\d)") == ("ab",)  # an option starting with no literal
+    assert index_key(r"x(?:ab|\d)") == ("x",)
 
 
-def test_requirement_takes_a_long_alternation_of_words() -> None:
+def test_index_key_takes_a_long_alternation_of_words_and_groups_with_flags() -> None:
     words = "|".join(f"w{i:02d}x" for i in range(20))
-    assert requirement(f"(?:{words}) to") == tuple(f"w{i:02d}x" for i in range(20))
+    assert index_key(f"(?:{words}) to") == tuple(f"w{i:02d}x" for i in range(20))
+    assert requirement(f"(?:{words}) to") == (" to",)
     many = "|".join(f"{'abcdefgh'[i % 8]}{i:02d}x" for i in range(40))
-    assert requirement(many) == ()  # too many to be worth checking
+    assert index_key(many) == ()  # too many to be worth checking
+    assert index_key(r"(?-i:\bMay\b)(?! \d)", re.I) == ("may",)
+    assert requirement(r"(?-i:\bMay\b)(?! \d)", re.I) == ()
 
 
 def test_requirement_continues_a_literal_into_a_small_class() -> None:
@@ -201,7 +215,8 @@ def _gated_patterns() -> list[tuple[str, int]]:
     hedges = facts._rules().hedge
     found += [
         (g.pattern.pattern, g.pattern.flags & ~re.UNICODE)
-        for lst in (hedges.always, *hedges.by_literal.values())
+        for index in (hedges, dates._rules().relative_words)
+        for lst in (index.always, *index.by_literal.values())
         for _, g in lst
     ]
     return sorted(set(found))
@@ -258,7 +273,13 @@ def test_a_gate_checks_its_other_requirements() -> None:
 def _indexes() -> list[Index]:
     *_, injected = injection._flags()
     r = facts._rules()
-    return [rules.lexicon().text_patterns, injected, r.index, r.hedge]
+    return [
+        rules.lexicon().text_patterns,
+        injected,
+        r.index,
+        r.hedge,
+        dates._rules().relative_words,
+    ]
 
 
 def test_each_literal_is_keyed_by_a_pair_it_holds() -> None:
@@ -274,3 +295,11 @@ def test_a_literal_is_keyed_by_its_rarest_pair() -> None:
     # "co" starts all three; the first pair each holds alone keys it.
     assert index.by_gram == {"on": ("confidential",), "om": ("company",), "od": ("code",)}
     assert index.owners("a company car", "a company car", set()) == {1}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["TOMORROW", "Tonıght", "next week", "明天", "下周五", "x", " "])))
+def test_relative_days_are_found_as_without_the_look_up(parts: list[str]) -> None:
+    text = "".join(parts)
+    r = dates._rules()
+    assert bool(r.relative.search(text)) == bool(r.relative_words.present(fold(text)))
