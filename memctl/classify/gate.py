@@ -32,6 +32,7 @@ _MAX_ALTERNATIVES = 12
 _MAX_OPTIONS = 32
 
 Requirement = tuple[str, ...]  # one of these literals must occur; () means no requirement
+Patterns = tuple[tuple[int, "Gated"], ...]  # (owner, pattern) pairs of an Index
 
 
 def _better(a: Requirement, b: Requirement) -> Requirement:
@@ -230,7 +231,13 @@ class Gated:
         """Whether `folded` meets the requirements besides `needs` (an Index checked those)."""
         if self.digit and not has_digit(folded):
             return False
-        return all(any(literal in folded for literal in one) for one in self.also)
+        for one in self.also:  # loops, not all(any(…)): this runs for most candidates
+            for literal in one:
+                if literal in folded:
+                    break
+            else:
+                return False
+        return True
 
     def search(self, text: str, folded: str) -> re.Match[str] | None:
         if self.needs and not any(literal in folded for literal in self.needs):
@@ -255,8 +262,17 @@ def grams(folded: str) -> frozenset[str]:
     return frozenset(found)
 
 
+# Callers may pass the pairs of a text folded with typographic apostrophes made plain
+# (segment.fold) and look literals up in its plain casefold: a pair holding one may be missing
+# from the pairs although the literal is in the text, so such a pair keys nothing.
+_TYPOGRAPHIC = frozenset("\u2018\u2019")
+
+
 def _pairs(literal: str) -> list[str]:
-    return [literal[i : i + 2] for i in range(len(literal) - 1)] or [literal]
+    """The pairs of `literal` a text holding it surely has among its grams (the literal
+    itself when it is one character or two; the first two characters if none is sure)."""
+    pairs = [literal[i : i + 2] for i in range(len(literal) - 1)] or [literal]
+    return [p for p in pairs if _TYPOGRAPHIC.isdisjoint(p)] or [literal[:2]]
 
 
 def _key(literal: str, counts: Counter[str]) -> str:
@@ -285,13 +301,23 @@ class Index:
             by_gram[_key(literal, counts)].append(literal)
         self.by_gram = {key: tuple(literals) for key, literals in by_gram.items()}
         self.keys = frozenset(by_gram)
-        # What _candidates walks: per pair, its literals and their patterns; None for a literal
-        # that is the pair itself (a text holding the pair holds it).
-        self._lookup = {
-            key: tuple(
-                (None if literal == key else literal, tuple(self.by_literal[literal]))
-                for literal in literals
+
+        # What _candidates walks: per pair, its literals, another pair of each (its rarest
+        # but the key: a set look-up in the text's pairs, cheaper than a substring search)
+        # and their patterns. None for a literal the pairs prove present.
+        def entry(key: str, literal: str) -> tuple[str | None, str | None, Patterns]:
+            others = sorted(
+                (pair for pair in dict.fromkeys(_pairs(literal)) if pair != key),
+                key=counts.__getitem__,
             )
+            return (
+                None if literal == key else literal,
+                others[0] if others else None,
+                tuple(self.by_literal[literal]),
+            )
+
+        self._lookup = {
+            key: tuple(entry(key, literal) for literal in literals)
             for key, literals in self.by_gram.items()
         }
 
@@ -299,11 +325,11 @@ class Index:
         self, folded: str, text_grams: frozenset[str] | None, skip: set[int]
     ) -> list[tuple[int, Gated]]:
         """Gated patterns whose required literal occurs in `folded`, owners in `skip` left out."""
-        keys = (text_grams if text_grams is not None else grams(folded)) & self.keys
+        text_grams = text_grams if text_grams is not None else grams(folded)
         found: dict[int, tuple[int, Gated]] = {}
-        for key in keys:
-            for literal, patterns in self._lookup[key]:
-                if literal is None or literal in folded:
+        for key in text_grams & self.keys:
+            for literal, pair, patterns in self._lookup[key]:
+                if literal is None or ((pair is None or pair in text_grams) and literal in folded):
                     for owner, gate in patterns:
                         if owner not in skip:
                             found[id(gate)] = (owner, gate)

@@ -303,3 +303,11 @@ def test_relative_days_are_found_as_without_the_look_up(parts: list[str]) -> Non
     text = "".join(parts)
     r = dates._rules()
     assert bool(r.relative.search(text)) == bool(r.relative_words.present(fold(text)))
+
+
+def test_a_pair_with_a_typographic_apostrophe_keys_nothing() -> None:
+    # The cues pass the pairs of segment.fold (’ made ') and look literals up in it; the
+    # hedges and facts look them up in the plain casefold, with those same pairs.
+    index = Index([(1, gated("\u2019s own", re.I))])
+    text = "It\u2019s own"
+    assert index.present(text.casefold(), grams(segment.fold(text))) == {1}
