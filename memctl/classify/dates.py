@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from functools import cache
 
 from memctl.classify import rules
-from memctl.classify.gate import Gated, Index, fold, gated
+from memctl.classify.gate import Gated, fold, gated
 
 _MONTHS = {
     name: i
@@ -45,9 +45,9 @@ _PATH_DATE = re.compile(r"(?:^|[/\\])(\d{4})-?(\d{2})-?(\d{2})(?:-[^/\\]*)?\.md$
 class _Rules:
     absolute: tuple[re.Pattern[str], ...]
     relative: re.Pattern[str]
-    # The relative words' literals, looked up by the text's character pairs (most lines name
-    # no relative day, and the alternation's search costs more than the look-up).
-    relative_words: Index
+    # The relative words folded, searched for in the folded text without re.I (which makes
+    # the regex engine give up its first-character scan): most lines name no relative day.
+    relative_words: re.Pattern[str]
     offsets: dict[str, int]
     next_weekday: tuple[Gated, ...]
     this_weekday: tuple[Gated, ...]
@@ -69,7 +69,7 @@ def _rules() -> _Rules:
     return _Rules(
         absolute=tuple(re.compile(p, re.I) for p in raw["absolute"]),
         relative=re.compile(relative, re.I),
-        relative_words=Index([(0, gated(relative, re.I))]),
+        relative_words=re.compile("|".join(re.escape(fold(w)) for w in words)),
         offsets=offsets,
         next_weekday=tuple(gated(p, re.I) for p in raw["next_weekday"]),
         this_weekday=tuple(gated(p, re.I) for p in raw["this_weekday"]),
@@ -163,7 +163,7 @@ def mentioned(text: str, at: date | None) -> list[date]:
             for m in gate.pattern.finditer(text):
                 weekday_spans.append(m.span())
                 found.append(monday + timedelta(days=week + r.weekdays[m["wd"].casefold()]))
-    for m in r.relative.finditer(text) if r.relative_words.present(fold(text)) else ():
+    for m in r.relative.finditer(text) if r.relative_words.search(fold(text)) else ():
         # "下周" inside "下周五" is already counted as that Friday.
         if not any(start <= m.start() < end for start, end in weekday_spans):
             found.append(at + timedelta(days=r.offsets[m.group(0).casefold()]))
