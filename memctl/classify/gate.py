@@ -239,12 +239,14 @@ class Gated:
                 return False
         return True
 
-    def search(self, text: str, folded: str) -> re.Match[str] | None:
+    def admits(self, folded: str) -> bool:
+        """Whether `folded` meets every requirement (the pattern may still fail)."""
         if self.needs and not any(literal in folded for literal in self.needs):
-            return None
-        if not self.rest_holds(folded):
-            return None
-        return self.pattern.search(text)
+            return False
+        return self.plain or self.rest_holds(folded)
+
+    def search(self, text: str, folded: str) -> re.Match[str] | None:
+        return self.pattern.search(text) if self.admits(folded) else None
 
 
 def gated(pattern: str, flags: int = 0) -> Gated:

@@ -221,6 +221,7 @@ def _gated_patterns() -> list[tuple[str, int]]:
         for _, g in lst
     ]
     found += [(d.pattern.pattern, d.pattern.flags & ~re.UNICODE) for d in secrets._detectors()]
+    found += [(g.pattern.pattern, g.pattern.flags & ~re.UNICODE) for g in dates._rules().absolute]
     return sorted(set(found))
 
 
