@@ -198,6 +198,13 @@ def anchored(pattern: str, flags: int = 0) -> bool:
 _AS_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i"})
 
 
+def _refold(folded: str) -> str:
+    """`folded` (callers pass str.casefold() or segment.fold of the text) with the dotless ı,
+    which re.I takes for "i" and casefolding keeps, folded as `fold` does: else a literal
+    with an "i" would hide a match on "thınk". Most texts have none: `folded` itself."""
+    return fold(folded) if "\u0131" in folded else folded
+
+
 def fold(text: str) -> str:
     """`text` casefolded so that it holds a casefolded literal whenever a case-insensitive
     pattern finds that literal in `text` (tests/classify/test_gate.py checks every letter)."""
@@ -241,6 +248,7 @@ class Gated:
 
     def admits(self, folded: str) -> bool:
         """Whether `folded` meets every requirement (the pattern may still fail)."""
+        folded = _refold(folded)
         if self.needs and not any(literal in folded for literal in self.needs):
             return False
         return self.plain or self.rest_holds(folded)
@@ -327,6 +335,8 @@ class Index:
         self, folded: str, text_grams: frozenset[str] | None, skip: set[int]
     ) -> list[tuple[int, Gated]]:
         """Gated patterns whose required literal occurs in `folded`, owners in `skip` left out."""
+        if (refolded := _refold(folded)) is not folded:
+            folded, text_grams = refolded, grams(refolded)
         text_grams = text_grams if text_grams is not None else grams(folded)
         found: dict[int, tuple[int, Gated]] = {}
         for key in text_grams & self.keys:
@@ -339,7 +349,7 @@ class Index:
 
     def present(self, folded: str, text_grams: frozenset[str] | None = None) -> set[int]:
         """Owners with a pattern whose requirements `folded` meets (the pattern may still fail)."""
-        found = {owner for owner, gate in self.always if gate.rest_holds(folded)}
+        found = {owner for owner, gate in self.always if gate.rest_holds(_refold(folded))}
         found.update(owner for owner, _ in self._candidates(folded, text_grams, set()))
         return found
 
@@ -352,7 +362,7 @@ class Index:
             if owner not in found and gate.pattern.search(text):
                 found.add(owner)
         for owner, gate in self.always:
-            if owner in found or owner in skip or not gate.rest_holds(folded):
+            if owner in found or owner in skip or not gate.rest_holds(_refold(folded)):
                 continue
             if gate.pattern.search(text):
                 found.add(owner)

@@ -314,3 +314,12 @@ def test_a_pair_with_a_typographic_apostrophe_keys_nothing() -> None:
     index = Index([(1, gated("\u2019s own", re.I))])
     text = "It\u2019s own"
     assert index.present(text.casefold(), grams(segment.fold(text))) == {1}
+
+
+def test_no_requirement_hides_a_match_on_a_dotless_i() -> None:
+    # re.I takes "ı" for "i"; the callers' str.casefold() keeps it.
+    text = "maybe I th\u0131nk"
+    gate = gated(r"\bmay(?:be)? .*think", re.I)
+    assert gate.pattern.search(text) and gate.search(text, text.casefold())
+    assert Index([(1, gate)]).owners(text, text.casefold(), set()) == {1}
+    assert Index([(1, gate)]).present(text.casefold(), grams(text.casefold())) == {1}
