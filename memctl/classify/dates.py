@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from functools import cache
 
 from memctl.classify import rules
-from memctl.classify.gate import Gated, gated
+from memctl.classify.gate import Gated, fold, gated
 
 _MONTHS = {
     name: i
@@ -43,8 +43,11 @@ _PATH_DATE = re.compile(r"(?:^|[/\\])(\d{4})-?(\d{2})-?(\d{2})(?:-[^/\\]*)?\.md$
 
 @dataclass(frozen=True)
 class _Rules:
-    absolute: tuple[re.Pattern[str], ...]
+    absolute: tuple[Gated, ...]
     relative: re.Pattern[str]
+    # The relative words folded, searched for in the folded text without re.I (which makes
+    # the regex engine give up its first-character scan): most lines name no relative day.
+    relative_words: re.Pattern[str]
     offsets: dict[str, int]
     next_weekday: tuple[Gated, ...]
     this_weekday: tuple[Gated, ...]
@@ -62,9 +65,11 @@ def _rules() -> _Rules:
     raw = rules.table("dates")
     offsets = {k.casefold(): int(v) for k, v in raw["relative"].items()}
     words = sorted(offsets, key=len, reverse=True)
+    relative = "|".join(re.escape(w) for w in words)
     return _Rules(
-        absolute=tuple(re.compile(p, re.I) for p in raw["absolute"]),
-        relative=re.compile("|".join(re.escape(w) for w in words), re.I),
+        absolute=tuple(gated(p, re.I) for p in raw["absolute"]),
+        relative=re.compile(relative, re.I),
+        relative_words=re.compile("|".join(re.escape(fold(w)) for w in words)),
         offsets=offsets,
         next_weekday=tuple(gated(p, re.I) for p in raw["next_weekday"]),
         this_weekday=tuple(gated(p, re.I) for p in raw["this_weekday"]),
@@ -89,8 +94,8 @@ def _parts(m: re.Match[str]) -> tuple[int, int, int] | None:
 
 def parse_day(text: str) -> tuple[int, int, int] | None:
     """The first calendar day in `text` as (year or 0, month, day), unresolved."""
-    for pattern in _rules().absolute:
-        if (m := pattern.search(text)) and (parts := _parts(m)) and parts[2] > 0:
+    for gate in _rules().absolute:
+        if (m := gate.pattern.search(text)) and (parts := _parts(m)) and parts[2] > 0:
             year, month, day = parts
             try:
                 date(year or 2000, month, day)  # 2000 is a leap year: 02-29 stays valid
@@ -128,9 +133,13 @@ def mentioned(text: str, at: date | None) -> list[date]:
     """Every day `text` names that can be resolved (year-less and relative ones need `at`)."""
     r = _rules()
     found: list[date] = []
-    # Every absolute date has a digit; most memory lines have none.
-    for pattern in r.absolute if _DIGIT.search(text) else ():
-        for m in pattern.finditer(text):
+    # Every absolute date has a digit; most memory lines have none. Each pattern runs only on
+    # a line with the literals it needs, folded as the gates' literals are (gate.fold).
+    gate_folded = fold(text)
+    for gate in r.absolute if _DIGIT.search(text) else ():
+        if not gate.admits(gate_folded):
+            continue
+        for m in gate.pattern.finditer(text):
             parts = _parts(m)
             if parts is None:
                 continue
@@ -158,7 +167,7 @@ def mentioned(text: str, at: date | None) -> list[date]:
             for m in gate.pattern.finditer(text):
                 weekday_spans.append(m.span())
                 found.append(monday + timedelta(days=week + r.weekdays[m["wd"].casefold()]))
-    for m in r.relative.finditer(text):
+    for m in r.relative.finditer(text) if r.relative_words.search(gate_folded) else ():
         # "下周" inside "下周五" is already counted as that Friday.
         if not any(start <= m.start() < end for start, end in weekday_spans):
             found.append(at + timedelta(days=r.offsets[m.group(0).casefold()]))

@@ -63,12 +63,14 @@ class _Subject:
 @dataclass(frozen=True)
 class _Rules:
     facts: tuple[_Rule, ...]
+    by_serial: tuple[tuple[_Rule, re.Pattern[str]], ...]  # each pattern of `facts`, in order
     index: Index
     hedge: Index
     negation: re.Pattern[str]
     others: re.Pattern[str]
     subject: _Subject
     cut: tuple[str, ...]
+    cut_at: re.Pattern[str]  # any of `cut`: its leftmost match is where the first one starts
     trailing: tuple[str, ...]
     leading: tuple[str, ...]
     quotes: dict[str, str]
@@ -124,6 +126,7 @@ def _rules() -> _Rules:
     values = raw["values"]
     return _Rules(
         facts=tuple(facts),
+        by_serial=tuple((rule, pattern) for rule in facts for _, pattern in rule.patterns),
         index=Index(gates),
         hedge=Index([(0, gated(p, re.I)) for p in raw["hedges"]["patterns"]]),
         negation=_any(raw["negation"]["patterns"]),
@@ -136,6 +139,7 @@ def _rules() -> _Rules:
             long_sentences=int(raw["subject"]["long_sentences"]),
         ),
         cut=tuple(values["cut"]),
+        cut_at=re.compile("|".join(map(re.escape, values["cut"]))),
         trailing=tuple(values["trailing"]),
         leading=tuple(values["leading"]),
         quotes={pair[0]: pair[1] for pair in values["quotes"]},
@@ -157,21 +161,21 @@ def _clean(raw: str) -> str:
         if close > 1:
             return _SPACES.sub(" ", value[1:close].strip()).casefold()
         value = value[1:]
-    cut_at = len(value)
-    for stop in r.cut:
-        i = value.find(stop)
-        if 0 <= i < cut_at:
-            cut_at = i
-    value = value[:cut_at].strip()
+    # One search, not a find per stop: most values hold none.
+    first_stop = r.cut_at.search(value)
+    value = value[: first_stop.start() if first_stop else len(value)].strip()
     changed = True
     while changed and value:
         changed = False
-        for end in r.trailing:
-            if value.endswith(end) and len(value) > len(end):
-                value, changed = value[: -len(end)].rstrip(), True
-        for start in r.leading:
-            if value.casefold().startswith(start) and len(value) > len(start):
-                value, changed = value[len(start) :].lstrip(), True
+        # Each loop only when one of its particles is there (str.endswith takes them all).
+        if value.endswith(r.trailing):
+            for end in r.trailing:
+                if value.endswith(end) and len(value) > len(end):
+                    value, changed = value[: -len(end)].rstrip(), True
+        if value.casefold().startswith(r.leading):
+            for start in r.leading:
+                if value.casefold().startswith(start) and len(value) > len(start):
+                    value, changed = value[len(start) :].lstrip(), True
     value = value.strip(" \"'“”「」『』‘’《》")
     return _SPACES.sub(" ", value).casefold()
 
@@ -284,27 +288,25 @@ def extract(text: str) -> Fact | None:
     r = _rules()
     present = r.index.present(text.casefold())
     long: bool | None = None
-    for rule in r.facts:
-        for serial, pattern in rule.patterns:
-            if serial not in present:
+    # The patterns whose literals the text holds, in the rules' order (serial numbers).
+    for rule, pattern in (r.by_serial[serial] for serial in sorted(present)):
+        for m in pattern.finditer(text):
+            before = _clause_before(text, m.start())
+            if r.negation.search(before):
                 continue
-            for m in pattern.finditer(text):
-                before = _clause_before(text, m.start())
-                if r.negation.search(before):
-                    continue
-                if rule.subject == "user" and not rule.about_others and r.others.search(before):
-                    continue
-                if long is None:
-                    long = long_note(text)
-                head = text[m.start() : min(m.start(g) for g in m.groupdict() if m[g])]
-                if rule.topics:
-                    before, head = rule.topics.sub(" ", before), rule.topics.sub(" ", head)
-                if not _about_self(before, head, long):
-                    continue
-                found = _value(rule, m)
-                if found is None:
-                    continue
-                predicate, value = found
-                certain = not hedged(text)
-                return Fact(rule.subject, predicate, value, certain, rule.multi)
+            if rule.subject == "user" and not rule.about_others and r.others.search(before):
+                continue
+            if long is None:
+                long = long_note(text)
+            head = text[m.start() : min(m.start(g) for g in m.groupdict() if m[g])]
+            if rule.topics:
+                before, head = rule.topics.sub(" ", before), rule.topics.sub(" ", head)
+            if not _about_self(before, head, long):
+                continue
+            found = _value(rule, m)
+            if found is None:
+                continue
+            predicate, value = found
+            certain = not hedged(text)
+            return Fact(rule.subject, predicate, value, certain, rule.multi)
     return None

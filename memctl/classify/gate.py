@@ -3,9 +3,9 @@
 Python's regex engine tries every alternative at every position, and a leading `\\b` or
 lookbehind switches off its own prefix scan. Classification runs ~250 patterns per entry, so
 each pattern is reduced to the literals one of which every match must contain, and the
-patterns are indexed by those literals' first two characters (`Index`): an entry only pays for
-the few patterns whose literal it actually contains. This is what keeps classification under
-100 µs an entry.
+patterns are indexed by a rare pair of characters of those literals (`Index`): an entry only
+pays for the few patterns whose literal it actually contains. Every other literal a match needs,
+and whether it needs a digit, are checked too before the regex runs (`Gated.rest_holds`).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 import importlib
 import operator
 import re
-from collections import defaultdict
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 # The regex parser is private API (re._parser since 3.11; sre_parse before, now deprecated).
 # It is only read here, and tests/classify/test_gate.py checks every gate against its pattern.
@@ -25,10 +25,14 @@ _c: Any = importlib.import_module("re._constants")
 
 # Zero-width items do not consume text, so a literal run continues across them.
 _ZERO_WIDTH = {_c.AT, _c.ASSERT, _c.ASSERT_NOT}
-# Above this many alternatives a requirement is not worth checking.
+# Above this many alternatives a requirement is not worth checking: the characters of a class,
+# the literals of an alternation (an Index looks each literal up by its first two characters,
+# so a long alternation of words still gates well).
 _MAX_ALTERNATIVES = 12
+_MAX_OPTIONS = 32
 
 Requirement = tuple[str, ...]  # one of these literals must occur; () means no requirement
+Patterns = tuple[tuple[int, "Gated"], ...]  # (owner, pattern) pairs of an Index
 
 
 def _better(a: Requirement, b: Requirement) -> Requirement:
@@ -40,49 +44,108 @@ def _better(a: Requirement, b: Requirement) -> Requirement:
     return a if (min(map(len, a)), -len(a)) >= (min(map(len, b)), -len(b)) else b
 
 
-def _sequence(items: object) -> tuple[Requirement, str, str, bool]:
-    """Best requirement inside a sequence, plus its literal prefix and suffix and whether the
-    whole sequence is one literal (so an enclosing run can continue through it)."""
+class _Found(NamedTuple):
+    """What a sequence's matches need: the best requirement, every requirement found (all of
+    them hold), whether a decimal digit does, and its literal start and end."""
+
+    best: Requirement
+    every: list[Requirement]
+    digit: bool
+    head: str
+    tail: str
+    whole: bool  # the whole sequence is one literal (an enclosing run continues through it)
+
+
+def _sequence(items: object, wide: bool) -> _Found:
+    """Requirements inside a sequence, plus its literal prefix and suffix. `wide` for an Index,
+    which looks many literals up cheaply: alternations of up to _MAX_OPTIONS literals, a run
+    joined to each option of the alternation after it, groups with flags. Without it, the
+    requirement is one a caller checks literal by literal (`requirement`)."""
+    most = _MAX_OPTIONS if wide else _MAX_ALTERNATIVES
     best: Requirement = ()
+    every: list[Requirement] = []
+    digit = False
     run = ""
     prefix: str | None = None
     whole = True
+
+    def take(found: Requirement) -> None:
+        nonlocal best
+        if found:
+            best = _better(best, found)
+            every.append(found)
+
     for op, av in items:  # type: ignore[attr-defined]
         if op is _c.LITERAL:
             run += chr(av)
             continue
         if op in _ZERO_WIDTH:
             continue
-        if op is _c.SUBPATTERN and not av[1] and not av[2]:
-            inner, head, tail, literal = _sequence(av[3])
-            if literal:
-                run += head
+        # A group's flags leave its literals required: "(?-i:May)" holds "may" once folded.
+        if op is _c.SUBPATTERN and (wide or not av[1] and not av[2]):
+            inner = _sequence(av[3], wide)
+            if inner.whole:
+                run += inner.head
                 continue
-            best = _better(best, (run + head,) if run + head else ())
-            best = _better(best, inner)
+            take((run + inner.head,) if run + inner.head else ())
+            for found in inner.every:
+                take(found)
+            digit = digit or inner.digit
             prefix = run if prefix is None else prefix
-            whole, run = False, tail
+            whole, run = False, inner.tail
             continue
         if op is _c.BRANCH:
             # A match goes through one option, so it holds one of that option's literals:
             # together, the options' literals are a requirement if each option has some.
-            options = [_sequence(branch)[0] for branch in av[1]]
-            found = {literal for o in options for literal in o}
-            # One that holds another adds nothing: "confidence " where "confidence" will do.
-            alternatives = tuple(sorted(w for w in found if not any(o in w for o in found - {w})))
-            if all(options) and len(alternatives) <= _MAX_ALTERNATIVES:
-                best = _better(best, alternatives)
+            parts = [_sequence(branch, wide) for branch in av[1]]
+            if all(part.best for part in parts):
+                take(_fewest({literal for part in parts for literal in part.best}, most))
+            # The run before it, with each option's own start: re's parser takes the common
+            # start out of "os|operating system", leaving "o" before "s|perating system".
+            if run and wide:
+                take(_fewest({run + part.head for part in parts}, most))
+            digit = digit or all(part.digit for part in parts)
         elif op is _c.IN and (chars := _few_chars(av)):
-            best = _better(best, chars)
+            take(chars)
             # The run before it, with each of them: "P[0-3]" needs "p0", "p1", "p2" or "p3".
-            best = _better(best, tuple(run + ch for ch in chars) if run else ())
+            take(tuple(run + ch for ch in chars) if run else ())
+            digit = digit or all(ch.isdecimal() for ch in chars)
+        elif op is _c.IN:
+            digit = digit or _digits_only(av)
         elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and av[0] >= 1:
-            best = _better(best, _sequence(av[2])[0])
-        best = _better(best, (run,) if run else ())
+            inner = _sequence(av[2], wide)
+            for found in inner.every:
+                take(found)
+            digit = digit or inner.digit
+        take((run,) if run else ())
+        digit = digit or any(ch.isdecimal() for ch in run)
         prefix = run if prefix is None else prefix
         whole, run = False, ""
-    best = _better(best, (run,) if run else ())
-    return best, run if prefix is None else prefix, run, whole
+    take((run,) if run else ())
+    digit = digit or any(ch.isdecimal() for ch in run)
+    return _Found(best, every, digit, run if prefix is None else prefix, run, whole)
+
+
+def _digits_only(items: list[tuple[Any, Any]]) -> bool:
+    """Whether a class matches decimal digits only (\\d, [0-9])."""
+    return bool(items) and all(
+        (kind is _c.CATEGORY and value is _c.CATEGORY_DIGIT)
+        or (
+            kind is _c.RANGE
+            and chr(value[0]).isdecimal()
+            and chr(value[1]).isdecimal()
+            and value[1] - value[0] < 10
+        )
+        or (kind is _c.LITERAL and chr(value).isdecimal())
+        for kind, value in items
+    )
+
+
+def _fewest(found: set[str], most: int) -> Requirement:
+    """`found` as a requirement, less the literals that hold another ("confidence " where
+    "confidence" will do); () when too many are left to be worth checking."""
+    alternatives = tuple(sorted(w for w in found if not any(o in w for o in found - {w})))
+    return alternatives if len(alternatives) <= most else ()
 
 
 def _few_chars(items: list[tuple[Any, Any]]) -> Requirement:
@@ -100,8 +163,25 @@ def _few_chars(items: list[tuple[Any, Any]]) -> Requirement:
 
 def requirement(pattern: str, flags: int = 0) -> Requirement:
     """Literals (folded) one of which every match of `pattern` contains; () if unknown."""
-    best = _sequence(_p.parse(pattern, flags))[0]
-    return tuple(sorted({fold(literal) for literal in best}))
+    return _folded(_sequence(_p.parse(pattern, flags), wide=False).best)
+
+
+def _folded(found: Requirement) -> Requirement:
+    return tuple(sorted({fold(literal) for literal in found}))
+
+
+def requirements(pattern: str, flags: int = 0) -> tuple[Requirement, tuple[Requirement, ...], bool]:
+    """The requirement an Index looks `pattern` up by (`requirement`), the others every match
+    also holds (less those the first one implies), and whether every match holds a decimal
+    digit."""
+    found = _sequence(_p.parse(pattern, flags), wide=True)
+    best = _folded(found.best)
+    also: list[Requirement] = []
+    for other in map(_folded, found.every):
+        implied = bool(best) and all(any(o in b for o in other) for b in best)
+        if other != best and not implied and other not in also:
+            also.append(other)
+    return best, tuple(also), found.digit
 
 
 def anchored(pattern: str, flags: int = 0) -> bool:
@@ -118,27 +198,68 @@ def anchored(pattern: str, flags: int = 0) -> bool:
 _AS_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i"})
 
 
+def _refold(folded: str) -> str:
+    """`folded` (callers pass str.casefold() or segment.fold of the text) with the dotless ı,
+    which re.I takes for "i" and casefolding keeps, folded as `fold` does: else a literal
+    with an "i" would hide a match on "thınk". Most texts have none: `folded` itself."""
+    return fold(folded) if "\u0131" in folded else folded
+
+
 def fold(text: str) -> str:
     """`text` casefolded so that it holds a casefolded literal whenever a case-insensitive
     pattern finds that literal in `text` (tests/classify/test_gate.py checks every letter)."""
     return text.translate(_AS_ASCII).casefold()
 
 
+_DIGIT = re.compile(r"\d")
+
+
+@lru_cache(maxsize=256)
+def has_digit(folded: str) -> bool:
+    """Whether the text holds a decimal digit (casefolding changes none)."""
+    return _DIGIT.search(folded) is not None
+
+
 @dataclass(frozen=True)
 class Gated:
-    """A compiled pattern and the literals one of which must be in the casefolded text."""
+    """A compiled pattern and what every match of it needs in the casefolded text: one of the
+    literals `needs`, one of each of `also`, a decimal digit if `digit`."""
 
     needs: Requirement
     pattern: re.Pattern[str]
+    also: tuple[Requirement, ...] = ()
+    digit: bool = False
+    plain: bool = field(init=False)  # nothing besides `needs` to check
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "plain", not self.also and not self.digit)
+
+    def rest_holds(self, folded: str) -> bool:
+        """Whether `folded` meets the requirements besides `needs` (an Index checked those)."""
+        if self.digit and not has_digit(folded):
+            return False
+        for one in self.also:  # loops, not all(any(…)): this runs for most candidates
+            for literal in one:
+                if literal in folded:
+                    break
+            else:
+                return False
+        return True
+
+    def admits(self, folded: str) -> bool:
+        """Whether `folded` meets every requirement (the pattern may still fail)."""
+        folded = _refold(folded)
+        if self.needs and not any(literal in folded for literal in self.needs):
+            return False
+        return self.plain or self.rest_holds(folded)
 
     def search(self, text: str, folded: str) -> re.Match[str] | None:
-        if self.needs and not any(literal in folded for literal in self.needs):
-            return None
-        return self.pattern.search(text)
+        return self.pattern.search(text) if self.admits(folded) else None
 
 
 def gated(pattern: str, flags: int = 0) -> Gated:
-    return Gated(requirement(pattern, flags), re.compile(pattern, flags))
+    needs, also, digit = requirements(pattern, flags)
+    return Gated(needs, re.compile(pattern, flags), also, digit)
 
 
 # Classifying one entry consults several indexes (cues, injection, hedges, facts) for the same
@@ -151,12 +272,33 @@ def grams(folded: str) -> frozenset[str]:
     return frozenset(found)
 
 
+# Callers may pass the pairs of a text folded with typographic apostrophes made plain
+# (segment.fold) and look literals up in its plain casefold: a pair holding one may be missing
+# from the pairs although the literal is in the text, so such a pair keys nothing.
+_TYPOGRAPHIC = frozenset("\u2018\u2019")
+
+
+def _pairs(literal: str) -> list[str]:
+    """The pairs of `literal` a text holding it surely has among its grams (the literal
+    itself when it is one character or two; the first two characters if none is sure)."""
+    pairs = [literal[i : i + 2] for i in range(len(literal) - 1)] or [literal]
+    return [p for p in pairs if _TYPOGRAPHIC.isdisjoint(p)] or [literal[:2]]
+
+
+def _key(literal: str, counts: Counter[str]) -> str:
+    """The pair of characters of `literal` that fewest of the index's literals hold (`counts`;
+    the first of the rarest): a text holds the literal only if it holds that pair, and a rare
+    pair ("nf" of "confidential", not "co") is in fewer texts, so fewer literals are looked
+    for in each."""
+    return min(_pairs(literal), key=counts.__getitem__)
+
+
 class Index:
     """Gated patterns, each tagged with an owner, looked up by the text they could match."""
 
     def __init__(self, entries: list[tuple[int, Gated]]) -> None:
         self.always: list[tuple[int, Gated]] = []
-        # literal -> the patterns that need it; first two characters -> those literals.
+        # literal -> the patterns that need it; a character pair -> the literals keyed by it.
         self.by_literal: dict[str, list[tuple[int, Gated]]] = defaultdict(list)
         for owner, gate in entries:
             if not gate.needs:
@@ -164,28 +306,50 @@ class Index:
             for literal in gate.needs:
                 self.by_literal[literal].append((owner, gate))
         by_gram: dict[str, list[str]] = defaultdict(list)
+        counts = Counter(pair for literal in self.by_literal for pair in _pairs(literal))
         for literal in self.by_literal:
-            by_gram[literal[:2]].append(literal)
+            by_gram[_key(literal, counts)].append(literal)
         self.by_gram = {key: tuple(literals) for key, literals in by_gram.items()}
         self.keys = frozenset(by_gram)
+
+        # What _candidates walks: per pair, its literals, another pair of each (its rarest
+        # but the key: a set look-up in the text's pairs, cheaper than a substring search)
+        # and their patterns. None for a literal the pairs prove present.
+        def entry(key: str, literal: str) -> tuple[str | None, str | None, Patterns]:
+            others = sorted(
+                (pair for pair in dict.fromkeys(_pairs(literal)) if pair != key),
+                key=counts.__getitem__,
+            )
+            return (
+                None if literal == key else literal,
+                others[0] if others else None,
+                tuple(self.by_literal[literal]),
+            )
+
+        self._lookup = {
+            key: tuple(entry(key, literal) for literal in literals)
+            for key, literals in self.by_gram.items()
+        }
 
     def _candidates(
         self, folded: str, text_grams: frozenset[str] | None, skip: set[int]
     ) -> list[tuple[int, Gated]]:
         """Gated patterns whose required literal occurs in `folded`, owners in `skip` left out."""
-        keys = (text_grams if text_grams is not None else grams(folded)) & self.keys
+        if (refolded := _refold(folded)) is not folded:
+            folded, text_grams = refolded, grams(refolded)
+        text_grams = text_grams if text_grams is not None else grams(folded)
         found: dict[int, tuple[int, Gated]] = {}
-        for key in keys:
-            for literal in self.by_gram[key]:
-                if literal in folded:
-                    for owner, gate in self.by_literal[literal]:
+        for key in text_grams & self.keys:
+            for literal, pair, patterns in self._lookup[key]:
+                if literal is None or ((pair is None or pair in text_grams) and literal in folded):
+                    for owner, gate in patterns:
                         if owner not in skip:
                             found[id(gate)] = (owner, gate)
-        return list(found.values())
+        return [(o, g) for o, g in found.values() if g.plain or g.rest_holds(folded)]
 
     def present(self, folded: str, text_grams: frozenset[str] | None = None) -> set[int]:
-        """Owners with a pattern whose required literal occurs (the pattern may still fail)."""
-        found = {owner for owner, _ in self.always}
+        """Owners with a pattern whose requirements `folded` meets (the pattern may still fail)."""
+        found = {owner for owner, gate in self.always if gate.rest_holds(_refold(folded))}
         found.update(owner for owner, _ in self._candidates(folded, text_grams, set()))
         return found
 
@@ -198,6 +362,8 @@ class Index:
             if owner not in found and gate.pattern.search(text):
                 found.add(owner)
         for owner, gate in self.always:
-            if owner not in found and owner not in skip and gate.pattern.search(text):
+            if owner in found or owner in skip or not gate.rest_holds(_refold(folded)):
+                continue
+            if gate.pattern.search(text):
                 found.add(owner)
         return found

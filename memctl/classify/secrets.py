@@ -18,7 +18,7 @@ from importlib import resources
 from itertools import groupby
 from typing import Any
 
-from memctl.classify.gate import requirement
+from memctl.classify.gate import Gated, fold, gated, requirement
 
 _CN_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _CN_ID_CHECK = "10X98765432"
@@ -98,6 +98,9 @@ class _Detector:
     # than every other detector together).
     near: tuple[str, ...] = ()
     within: int = 0
+    # What else every match needs, derived from the pattern (gate.requirements): the other
+    # literals, a digit. Checked against the text as earlier detectors left it.
+    wide: Gated | None = None
 
     def has_context(self, text: str, start: int) -> bool:
         if not self.near:
@@ -137,8 +140,10 @@ def _detectors() -> tuple[_Detector, ...]:
         near = tuple(raw.get("near", ()))
         for p in raw["patterns"]:
             gate = _gate_literals(p, raw, near)
+            compiled = re.compile(p)
+            wide = gated(p, compiled.flags & ~re.UNICODE)
             found.append(
-                _Detector(raw["kind"], re.compile(p), check, gate, near, raw.get("within", 0))
+                _Detector(raw["kind"], compiled, check, gate, near, raw.get("within", 0), wide)
             )
     return tuple(found)
 
@@ -190,6 +195,7 @@ def redact(text: str) -> tuple[str, list[str]]:
         return text, []
     kinds: list[str] = []
     digit_run: bool | None = None  # the checked numbers' share of the gate, searched once
+    now_folded: str | None = None  # `text` as the detectors so far left it, folded
     for detector in _detectors():
         # A redaction made by an earlier detector only removes text, so literals missing
         # from the original are missing from what it has become.
@@ -202,6 +208,11 @@ def redact(text: str) -> tuple[str, list[str]]:
                 continue
         if detector.near and not any(word in folded for word in detector.near):
             continue
+        if detector.wide is not None and not detector.wide.plain:
+            if now_folded is None:
+                now_folded = fold(text)
+            if not detector.wide.rest_holds(now_folded):
+                continue
 
         def replace(m: re.Match[str], d: _Detector = detector) -> str:
             start, end = m.span("s") if "s" in m.groupdict() else m.span()
@@ -216,7 +227,9 @@ def redact(text: str) -> tuple[str, list[str]]:
             whole_start = m.start()
             return m.string[whole_start:start] + f"[REDACTED:{d.kind}]" + m.string[end : m.end()]
 
-        text = detector.pattern.sub(replace, text)
+        redacted = detector.pattern.sub(replace, text)
+        if redacted != text:
+            text, now_folded = redacted, None
     return text, kinds
 
 

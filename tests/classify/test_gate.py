@@ -8,12 +8,22 @@ import re
 import sys
 from pathlib import Path
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memctl import segment
-from memctl.classify import facts, injection, rules
-from memctl.classify.gate import Index, anchored, fold, gated, grams, requirement
+from memctl.classify import dates, facts, injection, rules, secrets
+from memctl.classify.gate import (
+    Index,
+    anchored,
+    fold,
+    gated,
+    grams,
+    has_digit,
+    requirement,
+    requirements,
+)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "classify"
 TEXTS = [
@@ -130,8 +140,37 @@ def test_requirement_takes_every_option_of_an_alternation() -> None:
         "entries",
         "memories",
     )
+    # What an Index looks up (requirements) joins "confidence " to each option after it.
+    assert requirements(r"\bconfidence (?:scores?|decay)|\b(?:memories|entries) decay")[0] == (
+        "confidence decay",
+        "confidence score",
+        "entries",
+        "memories",
+    )
     assert requirement(r"(?:ab|cd)x|ef") == ("ab", "cd", "ef")
     assert requirement(r"(?:ab|cd)x|\d") == ()  # an option with no literal at all
+
+
+def index_key(pattern: str, flags: int = 0) -> tuple[str, ...]:
+    return requirements(pattern, flags)[0]
+
+
+def test_index_key_joins_the_run_before_an_alternation_to_each_option() -> None:
+    # re's parser takes the common start out: "os|operating system" is "o" + "s|perating system".
+    assert index_key(r"\b(?:os|operating system)(?: is|:)", re.I) == ("operating system", "os")
+    assert requirement(r"\b(?:os|operating system)(?: is|:)", re.I) == ("s",)  # checked one by one
+    assert index_key(r"ab(?:c|\d)") == ("ab",)  # an option starting with no literal
+    assert index_key(r"x(?:ab|\d)") == ("x",)
+
+
+def test_index_key_takes_a_long_alternation_of_words_and_groups_with_flags() -> None:
+    words = "|".join(f"w{i:02d}x" for i in range(20))
+    assert index_key(f"(?:{words}) to") == tuple(f"w{i:02d}x" for i in range(20))
+    assert requirement(f"(?:{words}) to") == (" to",)
+    many = "|".join(f"{'abcdefgh'[i % 8]}{i:02d}x" for i in range(40))
+    assert index_key(many) == ()  # too many to be worth checking
+    assert index_key(r"(?-i:\bMay\b)(?! \d)", re.I) == ("may",)
+    assert requirement(r"(?-i:\bMay\b)(?! \d)", re.I) == ()
 
 
 def test_requirement_continues_a_literal_into_a_small_class() -> None:
@@ -169,3 +208,118 @@ def test_fold_holds_what_a_case_insensitive_literal_matches() -> None:
     ]
     assert misses == []
     assert fold("FİLE ıS") == "file is"
+
+
+def _gated_patterns() -> list[tuple[str, int]]:
+    """Every pattern an Index gates, with its flags (cues, injection, facts, hedges)."""
+    found = [(p, flags & ~re.UNICODE) for p, flags in all_patterns()]
+    hedges = facts._rules().hedge
+    found += [
+        (g.pattern.pattern, g.pattern.flags & ~re.UNICODE)
+        for index in (hedges,)
+        for lst in (index.always, *index.by_literal.values())
+        for _, g in lst
+    ]
+    found += [(d.pattern.pattern, d.pattern.flags & ~re.UNICODE) for d in secrets._detectors()]
+    found += [(g.pattern.pattern, g.pattern.flags & ~re.UNICODE) for g in dates._rules().absolute]
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("pattern_flags", _gated_patterns(), ids=lambda pf: pf[0][:40])
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_no_text_the_gate_rejects_can_match(
+    pattern_flags: tuple[str, int], data: st.DataObject
+) -> None:
+    """For every pattern of the data files (cues, injection, facts, hedges, secrets): a text
+    it matches, drawn from the pattern itself, meets every requirement its gate derived (the
+    literals, a digit), so the gate never hides a match."""
+    pattern, flags = pattern_flags
+    text = data.draw(st.from_regex(re.compile(pattern, flags)))
+    gate = gated(pattern, flags)
+    assert gate.pattern.search(text)
+    assert gate.search(text, fold(text)) is not None
+
+
+def test_requirements_hold_every_literal_and_digit_a_match_needs() -> None:
+    # The index key, then the others: "he"/"user" is needed besides " is"/" has"/...
+    assert requirements(r"\b(?:user|he|she) (?:is|has)\b") == (
+        (" has", " is"),
+        (("he", "user"),),
+        False,
+    )
+    assert requirements(r"\b(?:eur|usd)\s?\d") == (("eur", "usd"), (), True)
+    assert requirements(r"(?<!\d)\d{4}[-/]\d{1,2}") == (("-", "/"), (), True)
+    assert requirements(r"x\d|\d")[2] and requirements(r"[0-9]+")[2]
+    # Not needed: a digit only in one option, an optional one, a negated class, a lookaround.
+    assert not requirements(r"x\d|y")[2]
+    assert not requirements(r"a\d?")[2] and not requirements(r"a\d*")[2]
+    assert not requirements(r"[^0-9]a")[2] and not requirements(r"a(?=\d)")[2]
+    # One the index key implies is left out: every "abc" holds "b".
+    assert requirements(r"abc\s+b") == (("abc",), (), False)
+
+
+def test_casefolding_keeps_every_decimal_digit() -> None:
+    digits = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isdecimal()]
+    assert len(digits) > 600
+    assert [d for d in digits if not has_digit(fold(d)) or not re.fullmatch(r"\d", d)] == []
+
+
+def test_a_gate_checks_its_other_requirements() -> None:
+    gate = gated(r"\b(?:eur|usd)\s?\d", re.I)
+    assert gate.search("EUR 5", "eur 5") is not None
+    assert gate.search("EUR five", "eur five") is None
+    index = Index([(1, gate), (2, gated(r"\d{3}"))])
+    assert index.owners("usd 100", "usd 100", set()) == {1, 2}
+    assert index.present("usd only") == set()
+
+
+def _indexes() -> list[Index]:
+    *_, injected = injection._flags()
+    r = facts._rules()
+    return [
+        rules.lexicon().text_patterns,
+        injected,
+        r.index,
+        r.hedge,
+    ]
+
+
+def test_each_literal_is_keyed_by_a_pair_it_holds() -> None:
+    """A text's pairs find every literal it holds: each is filed under a pair of its own."""
+    for index in _indexes():
+        filed = [literal for literals in index.by_gram.values() for literal in literals]
+        assert sorted(filed) == sorted(index.by_literal)
+        assert all(key in literal for key, lits in index.by_gram.items() for literal in lits)
+
+
+def test_a_literal_is_keyed_by_its_rarest_pair() -> None:
+    index = Index([(i, gated(p)) for i, p in enumerate(["confidential", "company", "code"])])
+    # "co" starts all three; the first pair each holds alone keys it.
+    assert index.by_gram == {"on": ("confidential",), "om": ("company",), "od": ("code",)}
+    assert index.owners("a company car", "a company car", set()) == {1}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["TOMORROW", "Tonıght", "next week", "明天", "下周五", "x", " "])))
+def test_relative_days_are_found_as_without_the_look_up(parts: list[str]) -> None:
+    text = "".join(parts)
+    r = dates._rules()
+    assert bool(r.relative.search(text)) == bool(r.relative_words.search(fold(text)))
+
+
+def test_a_pair_with_a_typographic_apostrophe_keys_nothing() -> None:
+    # The cues pass the pairs of segment.fold (’ made ') and look literals up in it; the
+    # hedges and facts look them up in the plain casefold, with those same pairs.
+    index = Index([(1, gated("\u2019s own", re.I))])
+    text = "It\u2019s own"
+    assert index.present(text.casefold(), grams(segment.fold(text))) == {1}
+
+
+def test_no_requirement_hides_a_match_on_a_dotless_i() -> None:
+    # re.I takes "ı" for "i"; the callers' str.casefold() keeps it.
+    text = "maybe I th\u0131nk"
+    gate = gated(r"\bmay(?:be)? .*think", re.I)
+    assert gate.pattern.search(text) and gate.search(text, text.casefold())
+    assert Index([(1, gate)]).owners(text, text.casefold(), set()) == {1}
+    assert Index([(1, gate)]).present(text.casefold(), grams(text.casefold())) == {1}
