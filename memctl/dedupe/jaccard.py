@@ -334,7 +334,7 @@ def _prefix_join(
     by_key = _sorting((x_rank << bits) | low)
     x, x_rank, x_pos, low, high = (a[by_key] for a in (x, x_rank, x_pos, low, high))
     n_x = sizes[x]
-    found = [np.empty(0, dtype=np.int64)]
+    found = _PairSet()
     for c in (0, 1, 2, 3):
         sel = np.flatnonzero(~dense[x]) if c & 1 else np.arange(len(x))
         base = (c * vocab + x_rank[sel]) << bits
@@ -351,8 +351,39 @@ def _prefix_join(
             ok = room >= np.ceil(t / (1 + t) * (nx + ny) - _EPS)
             px, py = np.maximum(px[ok], py[ok]), np.minimum(px[ok], py[ok])
             keys = distinct((px << 32) | py)
-            found.append(keys[bound(keys >> 32, keys & 0xFFFFFFFF)])
-    return distinct(np.concatenate(found))
+            found.add(keys[bound(keys >> 32, keys & 0xFFFFFFFF)])
+    return found.keys()
+
+
+class _PairSet:
+    """Distinct pair keys (x << 32 | y) gathered piece by piece, as one sorted array at the end.
+
+    One pair comes in many pieces: near copies agree on most of their 64 bands and share many
+    prefix tokens, so each band or pass finds the pair again. Held until the end, the pieces
+    were ten times the distinct pairs (the samples shape at 200k: 28M keys for 2.3M pairs, the
+    band join's 430 MiB rise of the import's peak); merged into the distinct ones whenever they
+    outgrow them, they stay at most about as many."""
+
+    def __init__(self) -> None:
+        self._held = np.empty(0, dtype=np.int64)
+        self._pieces: list[np.ndarray] = []
+        self._pending = 0
+
+    def add(self, keys: np.ndarray) -> None:
+        self._pieces.append(keys)
+        self._pending += len(keys)
+        if self._pending >= max(_PAIRS_HELD, len(self._held)):
+            self._merge()
+
+    def keys(self) -> np.ndarray:
+        """Every key added, sorted, each once."""
+        self._merge()
+        return self._held
+
+    def _merge(self) -> None:
+        if self._pieces:
+            self._held = distinct(np.concatenate((self._held, *self._pieces)))
+            self._pieces, self._pending = [], 0
 
 
 def _passes(
@@ -454,7 +485,8 @@ def _sorting(keys: np.ndarray) -> np.ndarray:
 
 _LOW21 = (1 << 21) - 1
 _BLOCK = 1 << 20  # entries per pass over a token-sized array
-_PAIRS_PER_PASS = 1 << 21  # candidate pairs per pass of the prefix join (~16 MB an array)
+_PAIRS_PER_PASS = 1 << 20  # candidate pairs per pass of the prefix join (~8 MB an array)
+_PAIRS_HELD = 1 << 21  # pair keys found again that may wait before they are merged (16 MB)
 
 
 def _blocks(total: int) -> list[tuple[int, int]]:
@@ -493,7 +525,7 @@ def _band_join(
     # Sets fit an int32; packed (sets x bands int64) is not needed past this point.
     member = (packed & ((1 << set_bits) - 1)).astype(np.int32)
     del packed
-    found = [np.empty(0, dtype=np.int64)]
+    found = _PairSet()
     # A crowded key (every English text has "th", "he", "in"…: some bands' minima are the
     # same few common bigrams for thousands of sets) holds most of the pairs: those runs are
     # checked as blocks of a matrix, without gathering each pair.
@@ -507,7 +539,7 @@ def _band_join(
         cut = np.flatnonzero(np.concatenate(([True], full[1:] != full[:-1], [True])))
         for lo, hi in zip(cut[:-1].tolist(), cut[1:].tolist(), strict=True):
             if hi - lo > 1:
-                found.append(bound.block(at[run[lo:hi]], old, t))
+                found.add(bound.block(at[run[lo:hi]], old, t))
     shared = (ends - starts > 1) & ~crowded  # most keys are one set's alone
     first, last = starts[shared], ends[shared]
     # The other runs a chunk at a time (~1M pairs each): the temporaries stay small.
@@ -528,8 +560,8 @@ def _band_join(
         keys = distinct((x[ok] << 32) | y[ok])
         # Checked chunk by chunk: a near pair agrees on many bands and is checked again, but
         # the millions of chance collisions are never all held at once.
-        found.append(keys[bound(keys >> 32, keys & 0xFFFFFFFF)])
-    return distinct(np.concatenate(found))
+        found.add(keys[bound(keys >> 32, keys & 0xFFFFFFFF)])
+    return found.keys()
 
 
 _CROWDED = 64  # sets sharing one band key, from which a run is checked as a matrix
