@@ -82,9 +82,30 @@ class PairFinder:
         """Index rows after everything indexed before (in the given order) and return every
         pair (x, y, Jaccard) with x one of them and y indexed before x, J >= threshold, sorted
         by x's place, then y's. A row indexed before is re-indexed with its current tokens."""
+        found = self._found(rows)
+        if found is None:
+            return _NO_PAIRS
+        return self._verify(*found)
+
+    def add_unverified(self, rows: Sequence[int] | np.ndarray) -> Candidates:
+        """add(), but its candidates before their exact Jaccard is computed: a superset of
+        add()'s pairs, in the same order, each scored only when asked (Candidates.scores)."""
+        found = self._found(rows)
+        if found is None:
+            return Candidates(np.empty(0, np.int64), np.empty(0, np.int64), None)
+        local, codes, offsets, x, y = found
+        order = np.lexsort((self._seq[local[y]], self._seq[local[x]]))
+        x, y = x[order], y[order]
+        return Candidates(local[x], local[y], (self, codes, offsets, x, y))
+
+    def _found(
+        self, rows: Sequence[int] | np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """(rows the sets are of, their codes and offsets, candidate pairs as positions in
+        those rows) of newly indexed rows; None for no rows."""
         rows = np.asarray(rows, dtype=np.int64)
         if not len(rows):
-            return _NO_PAIRS
+            return None
         earlier = self._members - int((self._seq[rows[rows < len(self._seq)]] >= 0).sum())
         if len(rows) >= self.join_min and len(rows) >= self.join_share * earlier:
             self.joins += 1
@@ -111,7 +132,7 @@ class PairFinder:
             keep = bound(x, y)
             x, y = x[keep], y[keep]
         self.candidates += bound.checked
-        return self._verify(local, codes, offsets, x, y)
+        return local, codes, offsets, x, y
 
     def jaccard(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Exact Jaccard of each pair of rows' sets (1.0 for two empty sets)."""
@@ -288,6 +309,42 @@ class PairFinder:
         x, y, score = rows[x[hit]], rows[y[hit]], score[hit]
         order = np.lexsort((self._seq[y], self._seq[x]))
         return x[order], y[order], score[order]
+
+
+class Candidates:
+    """Pairs that may reach the threshold (x rows, y rows, in add()'s order), scored on demand.
+
+    A cluster of k near copies is ~k²/2 candidates, nearly all of them inside one group by the
+    time they come (samples at 200k: 2.3M for 74k merges); the engine passes those over, and
+    only the pairs it would still join have their exact Jaccard computed."""
+
+    def __init__(
+        self,
+        x: np.ndarray,
+        y: np.ndarray,
+        sets: tuple[PairFinder, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None,
+        known: np.ndarray | None = None,
+    ) -> None:
+        self.x, self.y = x, y
+        self._sets = sets
+        self._known = known  # every pair's Jaccard, when computed already (tests' brute force)
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def scores(self, which: np.ndarray) -> np.ndarray:
+        """Exact Jaccard of the candidates at `which` (indexes into x and y)."""
+        if self._known is not None:
+            return self._known[which]
+        if self._sets is None or not len(which):
+            return np.empty(0, dtype=np.float64)
+        finder, codes, offsets, x, y = self._sets
+        a, b = x[which], y[which]
+        finder.verified += len(which)
+        sizes = np.diff(offsets)
+        overlap = _overlaps(codes, offsets, a, b)
+        union = sizes[a] + sizes[b] - overlap
+        return np.divide(overlap, union, out=np.zeros(len(a)), where=union > 0)
 
 
 # ---------------------------------------------------------------- the numpy join
