@@ -41,7 +41,7 @@ import numpy as np
 from memctl.dedupe.boilerplate import Boilerplate
 from memctl.dedupe.config import DedupeConfig
 from memctl.dedupe.guard import Guard
-from memctl.dedupe.jaccard import MinHasher, PairFinder
+from memctl.dedupe.jaccard import Candidates, MinHasher, PairFinder
 from memctl.dedupe.keyindex import distinct
 from memctl.dedupe.layers import ALL_LAYERS, JACCARD, SIMHASH, TEMPLATE
 from memctl.dedupe.simhash import SimHasher, SimHashIndex
@@ -346,35 +346,56 @@ class Engine:
             ):
                 continue
             pending.append(row)
-        x, y, scores = self._jaccard.add(pending)
-        x, y, scores = self._guarded(x, y, scores, JACCARD)
-        # A cluster of k copies gives ~k²/2 pairs, nearly all of them inside one group by the
-        # time they come: those are passed over here, before any call or text is made. A
-        # block at a time: as Python lists, 2M pairs (samples at 200k) took ~200 MB more.
-        find = self._groups.find
-        for lo in range(0, len(x), _PAIR_BLOCK):
-            block = slice(lo, lo + _PAIR_BLOCK)
-            for a, b, score in zip(
-                x[block].tolist(), y[block].tolist(), scores[block].tolist(), strict=True
-            ):
-                if find(a) != find(b):
+        self._join_candidates(self._jaccard.add_unverified(pending))
+
+    def _join_candidates(self, found: Candidates) -> None:
+        """Join the Jaccard pairs, in order, unless already one group or kept apart.
+
+        A cluster of k copies gives ~k²/2 pairs, nearly all of them inside one group by the
+        time they come (samples at 200k: 2.3M pairs for 74k merges). A block of candidates
+        at a time:
+        - pairs the guard keeps apart are scored together, only to be counted (copies of one
+          fact stated with k different numbers are ~k² such pairs);
+        - of the others, the first of each record into each group its partners are in when
+          the block starts is scored; when it reaches the threshold, the record's later pairs
+          into that group are passed over: by their turn the two are one group (or the first
+          was refused as a template family's, and so would they be);
+        - the rest are joined in order, each scored only if its two are still apart.
+        Which pairs join, in what order, with what score, is as if every pair had been tried.
+        (As Python lists, 2M pairs at once took ~200 MB more.)"""
+        groups = self._groups
+        find = groups.find
+        floor = self._jaccard.threshold - 1e-12
+        for lo in range(0, len(found), _PAIR_BLOCK):
+            at = np.arange(lo, min(lo + _PAIR_BLOCK, len(found)), dtype=np.int64)
+            x, y = found.x[at], found.y[at]
+            rows = distinct(np.concatenate((x, y)))
+            keys = np.fromiter(map(self._guard_key, rows.tolist()), np.uint64, count=len(rows))
+            apart = keys[np.searchsorted(rows, x)] != keys[np.searchsorted(rows, y)]
+            refused = int((found.scores(at[apart]) >= floor).sum())
+            self._stats[f"{JACCARD}_blocked_by_guard"] += refused
+            at, x, y = at[~apart], x[~apart], y[~apart]
+            into = x * len(groups) + groups.roots(y)
+            first = np.unique(into, return_index=True)[1]
+            scores = np.full(len(at), np.nan)
+            scores[first] = found.scores(at[first])
+            # A later pair into the group a record's first pair (scored above) will join.
+            settled = np.zeros(len(at), dtype=bool)
+            settled[first] = scores[first] >= floor
+            _, group_of = np.unique(into, return_inverse=True)
+            later = settled[first][group_of]
+            later[first] = False
+            keep = ~later
+            for i, a, b, score in zip(
+                at[keep].tolist(), x[keep].tolist(), y[keep].tolist(), scores[keep].tolist(),
+                strict=True,
+            ):  # fmt: skip
+                if find(a) == find(b):
+                    continue
+                if score != score:  # not scored yet
+                    score = float(found.scores(np.array([i]))[0])
+                if score >= floor:
                     self._union_checked(a, b, JACCARD, score, "bigram Jaccard {score}")
-
-    def _guarded(
-        self, x: np.ndarray, y: np.ndarray, scores: np.ndarray, layer: str
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The pairs whose records have equal guard keys (the others, counted, never merge).
-
-        Copies of one fact stated with k different numbers are ~k² pairs that the guard
-        refuses; refused one at a time, each in its turn, they were most of the pairs
-        (samples at 100k: 179k union attempts for 85k merges). Dropped here, once per row."""
-        if not len(x):
-            return x, y, scores
-        rows = distinct(np.concatenate((x, y)))
-        keys = np.fromiter(map(self._guard_key, rows.tolist()), dtype=np.uint64, count=len(rows))
-        same = keys[np.searchsorted(rows, x)] == keys[np.searchsorted(rows, y)]
-        self._stats[f"{layer}_blocked_by_guard"] += int(len(same) - same.sum())
-        return x[same], y[same], scores[same]
 
     def _simhash_layer(self, todo: list[int], recored: list[int]) -> None:
         """SimHash distance <= k between records sharing at least the floor of their bigrams.

@@ -82,9 +82,30 @@ class PairFinder:
         """Index rows after everything indexed before (in the given order) and return every
         pair (x, y, Jaccard) with x one of them and y indexed before x, J >= threshold, sorted
         by x's place, then y's. A row indexed before is re-indexed with its current tokens."""
+        found = self._found(rows)
+        if found is None:
+            return _NO_PAIRS
+        return self._verify(*found)
+
+    def add_unverified(self, rows: Sequence[int] | np.ndarray) -> Candidates:
+        """add(), but its candidates before their exact Jaccard is computed: a superset of
+        add()'s pairs, in the same order, each scored only when asked (Candidates.scores)."""
+        found = self._found(rows)
+        if found is None:
+            return Candidates(np.empty(0, np.int64), np.empty(0, np.int64), None)
+        local, codes, offsets, x, y = found
+        order = np.lexsort((self._seq[local[y]], self._seq[local[x]]))
+        x, y = x[order], y[order]
+        return Candidates(local[x], local[y], (self, codes, offsets, x, y))
+
+    def _found(
+        self, rows: Sequence[int] | np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """(rows the sets are of, their codes and offsets, candidate pairs as positions in
+        those rows) of newly indexed rows; None for no rows."""
         rows = np.asarray(rows, dtype=np.int64)
         if not len(rows):
-            return _NO_PAIRS
+            return None
         earlier = self._members - int((self._seq[rows[rows < len(self._seq)]] >= 0).sum())
         if len(rows) >= self.join_min and len(rows) >= self.join_share * earlier:
             self.joins += 1
@@ -111,7 +132,7 @@ class PairFinder:
             keep = bound(x, y)
             x, y = x[keep], y[keep]
         self.candidates += bound.checked
-        return self._verify(local, codes, offsets, x, y)
+        return local, codes, offsets, x, y
 
     def jaccard(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Exact Jaccard of each pair of rows' sets (1.0 for two empty sets)."""
@@ -290,6 +311,42 @@ class PairFinder:
         return x[order], y[order], score[order]
 
 
+class Candidates:
+    """Pairs that may reach the threshold (x rows, y rows, in add()'s order), scored on demand.
+
+    A cluster of k near copies is ~k²/2 candidates, nearly all of them inside one group by the
+    time they come (samples at 200k: 2.3M for 74k merges); the engine passes those over, and
+    only the pairs it would still join have their exact Jaccard computed."""
+
+    def __init__(
+        self,
+        x: np.ndarray,
+        y: np.ndarray,
+        sets: tuple[PairFinder, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None,
+        known: np.ndarray | None = None,
+    ) -> None:
+        self.x, self.y = x, y
+        self._sets = sets
+        self._known = known  # every pair's Jaccard, when computed already (tests' brute force)
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def scores(self, which: np.ndarray) -> np.ndarray:
+        """Exact Jaccard of the candidates at `which` (indexes into x and y)."""
+        if self._known is not None:
+            return self._known[which]
+        if self._sets is None or not len(which):
+            return np.empty(0, dtype=np.float64)
+        finder, codes, offsets, x, y = self._sets
+        a, b = x[which], y[which]
+        finder.verified += len(which)
+        sizes = np.diff(offsets)
+        overlap = _overlaps(codes, offsets, a, b)
+        union = sizes[a] + sizes[b] - overlap
+        return np.divide(overlap, union, out=np.zeros(len(a)), where=union > 0)
+
+
 # ---------------------------------------------------------------- the numpy join
 
 
@@ -334,7 +391,7 @@ def _prefix_join(
     by_key = _sorting((x_rank << bits) | low)
     x, x_rank, x_pos, low, high = (a[by_key] for a in (x, x_rank, x_pos, low, high))
     n_x = sizes[x]
-    found = [np.empty(0, dtype=np.int64)]
+    found = _PairSet()
     for c in (0, 1, 2, 3):
         sel = np.flatnonzero(~dense[x]) if c & 1 else np.arange(len(x))
         base = (c * vocab + x_rank[sel]) << bits
@@ -351,8 +408,39 @@ def _prefix_join(
             ok = room >= np.ceil(t / (1 + t) * (nx + ny) - _EPS)
             px, py = np.maximum(px[ok], py[ok]), np.minimum(px[ok], py[ok])
             keys = distinct((px << 32) | py)
-            found.append(keys[bound(keys >> 32, keys & 0xFFFFFFFF)])
-    return distinct(np.concatenate(found))
+            found.add(keys[bound(keys >> 32, keys & 0xFFFFFFFF)])
+    return found.keys()
+
+
+class _PairSet:
+    """Distinct pair keys (x << 32 | y) gathered piece by piece, as one sorted array at the end.
+
+    One pair comes in many pieces: near copies agree on most of their 64 bands and share many
+    prefix tokens, so each band or pass finds the pair again. Held until the end, the pieces
+    were ten times the distinct pairs (the samples shape at 200k: 28M keys for 2.3M pairs, the
+    band join's 430 MiB rise of the import's peak); merged into the distinct ones whenever they
+    outgrow them, they stay at most about as many."""
+
+    def __init__(self) -> None:
+        self._held = np.empty(0, dtype=np.int64)
+        self._pieces: list[np.ndarray] = []
+        self._pending = 0
+
+    def add(self, keys: np.ndarray) -> None:
+        self._pieces.append(keys)
+        self._pending += len(keys)
+        if self._pending >= max(_PAIRS_HELD, len(self._held)):
+            self._merge()
+
+    def keys(self) -> np.ndarray:
+        """Every key added, sorted, each once."""
+        self._merge()
+        return self._held
+
+    def _merge(self) -> None:
+        if self._pieces:
+            self._held = distinct(np.concatenate((self._held, *self._pieces)))
+            self._pieces, self._pending = [], 0
 
 
 def _passes(
@@ -454,7 +542,8 @@ def _sorting(keys: np.ndarray) -> np.ndarray:
 
 _LOW21 = (1 << 21) - 1
 _BLOCK = 1 << 20  # entries per pass over a token-sized array
-_PAIRS_PER_PASS = 1 << 21  # candidate pairs per pass of the prefix join (~16 MB an array)
+_PAIRS_PER_PASS = 1 << 20  # candidate pairs per pass of the prefix join (~8 MB an array)
+_PAIRS_HELD = 1 << 21  # pair keys found again that may wait before they are merged (16 MB)
 
 
 def _blocks(total: int) -> list[tuple[int, int]]:
@@ -493,7 +582,7 @@ def _band_join(
     # Sets fit an int32; packed (sets x bands int64) is not needed past this point.
     member = (packed & ((1 << set_bits) - 1)).astype(np.int32)
     del packed
-    found = [np.empty(0, dtype=np.int64)]
+    found = _PairSet()
     # A crowded key (every English text has "th", "he", "in"…: some bands' minima are the
     # same few common bigrams for thousands of sets) holds most of the pairs: those runs are
     # checked as blocks of a matrix, without gathering each pair.
@@ -507,7 +596,7 @@ def _band_join(
         cut = np.flatnonzero(np.concatenate(([True], full[1:] != full[:-1], [True])))
         for lo, hi in zip(cut[:-1].tolist(), cut[1:].tolist(), strict=True):
             if hi - lo > 1:
-                found.append(bound.block(at[run[lo:hi]], old, t))
+                found.add(bound.block(at[run[lo:hi]], old, t))
     shared = (ends - starts > 1) & ~crowded  # most keys are one set's alone
     first, last = starts[shared], ends[shared]
     # The other runs a chunk at a time (~1M pairs each): the temporaries stay small.
@@ -528,8 +617,8 @@ def _band_join(
         keys = distinct((x[ok] << 32) | y[ok])
         # Checked chunk by chunk: a near pair agrees on many bands and is checked again, but
         # the millions of chance collisions are never all held at once.
-        found.append(keys[bound(keys >> 32, keys & 0xFFFFFFFF)])
-    return distinct(np.concatenate(found))
+        found.add(keys[bound(keys >> 32, keys & 0xFFFFFFFF)])
+    return found.keys()
 
 
 _CROWDED = 64  # sets sharing one band key, from which a run is checked as a matrix

@@ -61,24 +61,21 @@ def run_memctl(
         )  # fmt: skip
     with PeakSampler(proc.pid, every=0.1) as memory:
         while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            pid, status = os.waitpid(proc.pid, os.WNOHANG)
             if pid:
                 break
             if timeout is not None and time.perf_counter() - started > timeout:
                 for child in [proc.pid, *descendants(proc.pid)]:
                     with contextlib.suppress(OSError):
                         os.kill(child, signal.SIGKILL)
-                os.wait4(proc.pid, 0)
+                os.waitpid(proc.pid, 0)
                 raise TimedOut
             time.sleep(0.05)
     seconds = time.perf_counter() - started
     if status != 0:
         raise SystemExit(f"memctl failed: {err_path.read_text()[-2000:]}")
-    return (
-        seconds,
-        max(memory.peak_mib, usage.ru_maxrss / 1024),
-        orjson.loads(out_path.read_bytes()),
-    )
+    # Not wait4's ru_maxrss: it holds this process's own high-water mark (treemem.py).
+    return seconds, memory.peak_mib, orjson.loads(out_path.read_bytes())
 
 
 def peer_from_file(path: Path) -> dict:

@@ -19,6 +19,7 @@ import numpy as np
 from scipy import sparse
 
 from memctl.dedupe.engine import Engine, Item
+from memctl.dedupe.jaccard import Candidates
 from memctl.dedupe.tokens import TokenStore
 
 _BLOCK = 1000  # rows per sparse product
@@ -68,6 +69,10 @@ class BrutePairs:
         x, y, s = np.concatenate(xs), np.concatenate(ys), np.concatenate(ss)
         order = np.lexsort((y, x))  # by x's place, then y's (positions are places)
         return members[x[order]], members[y[order]], s[order]
+
+    def add_unverified(self, rows: Sequence[int] | np.ndarray) -> Candidates:
+        x, y, s = self.add(rows)
+        return Candidates(x, y, None, s)
 
     def jaccard(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         out = []

@@ -3,6 +3,13 @@
 ru_maxrss only ever reports one process. A memctl import forks a worker, and the two share most
 pages (copy-on-write), so adding their RSS would count shared pages twice: the honest total is
 the sum of PSS (proportional set size, /proc/PID/smaps_rollup), sampled every 50 ms.
+
+Nor can a peak between two samples be taken from ru_maxrss (wait4's or RUSAGE_CHILDREN's): on
+Linux a process started by fork (or vfork) and exec keeps the high-water mark of the memory it
+was forked from, so every run started by a bench that once held a big corpus reported at least
+what the bench itself had peaked at (749 MiB for six 20k runs after a 200k one, against 286-411
+MiB fresh). The sampler reads the process's own VmHWM (/proc/PID/status) instead: the mark of
+its memory since exec.
 """
 
 from __future__ import annotations
@@ -30,6 +37,17 @@ def _pss_kib(pid: int) -> int:
     return 0
 
 
+def _hwm_kib(pid: int) -> int:
+    """The process's resident high-water mark since its exec (VmHWM), 0 once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def descendants(pid: int) -> list[int]:
     """Every process below `pid`, children first."""
     found, todo = [], _children(pid)
@@ -51,7 +69,8 @@ def tree_pss_mib(pid: int) -> float:
 
 
 class PeakSampler:
-    """`with PeakSampler(pid) as s: ...` then s.peak_mib: the largest tree PSS seen."""
+    """`with PeakSampler(pid) as s: ...` then s.peak_mib: the largest tree PSS seen, or the
+    root process's resident high-water mark if that is larger (a peak between samples)."""
 
     def __init__(self, pid: int, every: float = 0.05) -> None:
         self.pid, self.every, self.peak_mib = pid, every, 0.0
@@ -60,7 +79,7 @@ class PeakSampler:
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
-            self.peak_mib = max(self.peak_mib, tree_pss_mib(self.pid))
+            self.peak_mib = max(self.peak_mib, tree_pss_mib(self.pid), _hwm_kib(self.pid) / 1024)
 
     def __enter__(self) -> PeakSampler:
         self._thread.start()
