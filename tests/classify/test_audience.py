@@ -266,3 +266,38 @@ def test_customers_called_by_a_shops_titles_are_learnt_where_declared_confidenti
 )
 def test_a_rule_for_every_case_names_no_one(line: str, audience: str) -> None:
     assert classify(line).audience == audience
+
+
+@pytest.mark.parametrize(
+    ("line", "section"),
+    [
+        # A heading naming a relative: the lines under it are that person's facts.
+        ("- 每天早上 7 点吃一片，饭后", "MEMORY.md > 妈妈的降压药"),
+        ("Status 2026-10-01: form sent, waiting for the reply.", "Dad's pension claim"),
+        ("- Swimming on Thursdays 17:00, bring the goggles", "MEMORY.md > The kids"),
+        ("- Spelling test every Friday", "Notes > My son > School"),
+        # A heading naming health: the lines under it are health facts.
+        ("- 眼科每年复查一次眼底", "MEMORY.md > 就诊和复查"),
+        ("- Wears glasses for reading since 2024", "USER.md > Health"),
+    ],
+)
+def test_a_line_under_a_heading_naming_a_relative_or_health_is_private(
+    line: str, section: str
+) -> None:
+    assert classify(line).audience == "public"
+    assert classify(line, section=section).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "section",
+    [
+        "Ops > Health checks",
+        "服务 > 健康检查",
+        "Runbook > Child processes",
+        "MEMORY.md > 家里的网络",
+    ],
+)
+def test_a_heading_that_only_looks_like_a_relative_or_health_marks_nothing(section: str) -> None:
+    assert classify(
+        "- Every 30 s, timeout 5 s, three misses restart it", section=section
+    ).audience == ("public")
