@@ -301,3 +301,13 @@ def test_a_heading_that_only_looks_like_a_relative_or_health_marks_nothing(secti
     assert classify(
         "- Every 30 s, timeout 5 s, three misses restart it", section=section
     ).audience == ("public")
+
+
+def test_a_user_saying_whose_parent_they_are_introduces_the_child() -> None:
+    lines = ["我是安安的爸爸，这个助手是给她写作业用的", "I'm Theo's mum; he is in Year 4"]
+    assert kin.names(lines) == {"安安", "Theo"}
+    found = kin.names(lines)
+    assert classify("安安周五下午考英语听写", relatives=found).audience == "private"
+    assert classify("Theo asked about fractions again", relatives=found).audience == "private"
+    # Someone else's relative, or a job held, introduces no one.
+    assert kin.names(["她是安安的妈妈", "I'm Theo's tutor on Tuesdays"]) == frozenset()
