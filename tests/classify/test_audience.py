@@ -311,3 +311,34 @@ def test_a_user_saying_whose_parent_they_are_introduces_the_child() -> None:
     assert classify("Theo asked about fractions again", relatives=found).audience == "private"
     # Someone else's relative, or a job held, introduces no one.
     assert kin.names(["她是安安的妈妈", "I'm Theo's tutor on Tuesdays"]) == frozenset()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 居留卡 2024-09 办的，有效期到 2028-09-30",
+        "Applying for a work permit renewal before March",
+        "- Residence permit valid until 2027-06-30",
+        "- Aktenzeichen 51.3-EV-7730215",
+        "Home insurance: policy HX-4471902, renews every May",
+        "- 法院案号 2026-0113 已经收到",
+        "We got engaged in Porto last summer",
+        "They have lived together since 2019",
+        "上周领证了，周末请两家人吃饭",
+    ],
+)
+def test_permits_case_numbers_and_a_couples_life_are_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Pay with the Visa card, it expires in 2027",
+        "Cite the reference number (FOI-2026-04418 style) and the date received",
+        "Set the retention policy to 30 days",
+        "德语官方用语保留德语，例如 Niederlassungserlaubnis（永久居留）",
+    ],
+)
+def test_a_card_brand_or_a_rule_naming_a_number_is_public(line: str) -> None:
+    assert classify(line).audience == "public"
