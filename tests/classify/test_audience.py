@@ -342,3 +342,19 @@ def test_permits_case_numbers_and_a_couples_life_are_private(line: str) -> None:
 )
 def test_a_card_brand_or_a_rule_naming_a_number_is_public(line: str) -> None:
     assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    ("line", "audience"),
+    [
+        ("托班每月 3500，还在比较两家", "private"),
+        ("看了两家月嫂中心，每月 1.5 万起", "private"),
+        ("Childminder is 900 a month from January", "private"),
+        # A day of the month or a count is no price.
+        ("每月 5 号提醒我交物业费", "public"),
+        ("每月 300 次调用上限", "public"),
+        ("Backups run 3 times a month", "public"),
+    ],
+)
+def test_a_price_by_the_month_without_a_sign_is_a_persons_money(line: str, audience: str) -> None:
+    assert classify(line).audience == audience
