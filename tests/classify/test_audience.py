@@ -358,3 +358,16 @@ def test_a_card_brand_or_a_rule_naming_a_number_is_public(line: str) -> None:
 )
 def test_a_price_by_the_month_without_a_sign_is_a_persons_money(line: str, audience: str) -> None:
     assert classify(line).audience == audience
+
+
+@pytest.mark.parametrize(
+    ("line", "audience"),
+    [
+        ("- `private/` holds the scans; it is in .gitignore, never commit it", "public"),
+        ("Originals go under scans/private/ and stay out of git", "public"),
+        # A line marked private keeps its mark.
+        ("Keep this private: the scans are of my divorce papers", "private"),
+    ],
+)
+def test_a_folder_named_private_is_no_mark(line: str, audience: str) -> None:
+    assert classify(line).audience == audience
