@@ -1,4 +1,5 @@
-"""Relatives a file names: the people a kinship word introduces ("son Theo", "女儿王丽").
+"""Relatives a file names: the people a kinship word introduces ("son Theo", "女儿王丽"), or
+the user's saying whose relative they are ("我是小宇的妈妈", "I'm Theo's dad").
 
 A later line of the same file that names one of them without the kinship word ("Theo's
 school run") is about the user's family, private (TAXONOMY.md, Audience). The patterns and
@@ -27,6 +28,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 class _Kin:
     any_word: re.Pattern[str]  # any kinship word, in lower case (a cheap test for every line)
     latin: tuple[re.Pattern[str], ...]  # group `name`: "son Theo", "Priya (sister)"
+    whose: tuple[re.Pattern[str], ...]  # group `name`: "我是小宇的妈妈", "I'm Theo's dad"
     words: frozenset[str]  # Chinese kinship words: 女儿, 老伴…
     cjk: re.Pattern[str]  # any of `words` (before segmenting)
     glue: frozenset[str]  # between the word and the name: 叫, 是…
@@ -43,6 +45,7 @@ def _kin() -> _Kin:
         # (An alternation of plain strings, no \b and no (?i): ~1 µs a line.)
         any_word=re.compile("|".join([*map(re.escape, raw["latin_stems"]), cjk])),
         latin=tuple(re.compile(p) for p in raw["latin"]),
+        whose=tuple(re.compile(p) for p in raw["whose"]),
         words=words,
         cjk=re.compile(cjk),
         glue=frozenset(raw["cjk_glue"]),
@@ -86,7 +89,7 @@ def names(texts: Iterable[str]) -> frozenset[str]:
     for text in texts:
         if not k.any_word.search(text.lower()):
             continue
-        named = {m.group("name") for pattern in k.latin for m in pattern.finditer(text)}
+        named = {m.group("name") for p in (*k.latin, *k.whose) for m in p.finditer(text)}
         if k.cjk.search(text):
             named.update(_cjk_names(text, k))
         # A partner of a law firm or a business is a job's title: a line about the job

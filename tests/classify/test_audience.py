@@ -266,3 +266,108 @@ def test_customers_called_by_a_shops_titles_are_learnt_where_declared_confidenti
 )
 def test_a_rule_for_every_case_names_no_one(line: str, audience: str) -> None:
     assert classify(line).audience == audience
+
+
+@pytest.mark.parametrize(
+    ("line", "section"),
+    [
+        # A heading naming a relative: the lines under it are that person's facts.
+        ("- 每天早上 7 点吃一片，饭后", "MEMORY.md > 妈妈的降压药"),
+        ("Status 2026-10-01: form sent, waiting for the reply.", "Dad's pension claim"),
+        ("- Swimming on Thursdays 17:00, bring the goggles", "MEMORY.md > The kids"),
+        ("- Spelling test every Friday", "Notes > My son > School"),
+        # A heading naming health: the lines under it are health facts.
+        ("- 眼科每年复查一次眼底", "MEMORY.md > 就诊和复查"),
+        ("- Wears glasses for reading since 2024", "USER.md > Health"),
+    ],
+)
+def test_a_line_under_a_heading_naming_a_relative_or_health_is_private(
+    line: str, section: str
+) -> None:
+    assert classify(line).audience == "public"
+    assert classify(line, section=section).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "section",
+    [
+        "Ops > Health checks",
+        "服务 > 健康检查",
+        "Runbook > Child processes",
+        "MEMORY.md > 家里的网络",
+    ],
+)
+def test_a_heading_that_only_looks_like_a_relative_or_health_marks_nothing(section: str) -> None:
+    assert classify(
+        "- Every 30 s, timeout 5 s, three misses restart it", section=section
+    ).audience == ("public")
+
+
+def test_a_user_saying_whose_parent_they_are_introduces_the_child() -> None:
+    lines = ["我是安安的爸爸，这个助手是给她写作业用的", "I'm Theo's mum; he is in Year 4"]
+    assert kin.names(lines) == {"安安", "Theo"}
+    found = kin.names(lines)
+    assert classify("安安周五下午考英语听写", relatives=found).audience == "private"
+    assert classify("Theo asked about fractions again", relatives=found).audience == "private"
+    # Someone else's relative, or a job held, introduces no one.
+    assert kin.names(["她是安安的妈妈", "I'm Theo's tutor on Tuesdays"]) == frozenset()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 居留卡 2024-09 办的，有效期到 2028-09-30",
+        "Applying for a work permit renewal before March",
+        "- Residence permit valid until 2027-06-30",
+        "- Aktenzeichen 51.3-EV-7730215",
+        "Home insurance: policy HX-4471902, renews every May",
+        "- 法院案号 2026-0113 已经收到",
+        "We got engaged in Porto last summer",
+        "They have lived together since 2019",
+        "上周领证了，周末请两家人吃饭",
+    ],
+)
+def test_permits_case_numbers_and_a_couples_life_are_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Pay with the Visa card, it expires in 2027",
+        "Cite the reference number (FOI-2026-04418 style) and the date received",
+        "Set the retention policy to 30 days",
+        "德语官方用语保留德语，例如 Niederlassungserlaubnis（永久居留）",
+    ],
+)
+def test_a_card_brand_or_a_rule_naming_a_number_is_public(line: str) -> None:
+    assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    ("line", "audience"),
+    [
+        ("托班每月 3500，还在比较两家", "private"),
+        ("看了两家月嫂中心，每月 1.5 万起", "private"),
+        ("Childminder is 900 a month from January", "private"),
+        # A day of the month or a count is no price.
+        ("每月 5 号提醒我交物业费", "public"),
+        ("每月 300 次调用上限", "public"),
+        ("Backups run 3 times a month", "public"),
+    ],
+)
+def test_a_price_by_the_month_without_a_sign_is_a_persons_money(line: str, audience: str) -> None:
+    assert classify(line).audience == audience
+
+
+@pytest.mark.parametrize(
+    ("line", "audience"),
+    [
+        ("- `private/` holds the scans; it is in .gitignore, never commit it", "public"),
+        ("Originals go under scans/private/ and stay out of git", "public"),
+        # A line marked private keeps its mark.
+        ("Keep this private: the scans are of my divorce papers", "private"),
+    ],
+)
+def test_a_folder_named_private_is_no_mark(line: str, audience: str) -> None:
+    assert classify(line).audience == audience
