@@ -1,0 +1,48 @@
+"""Realm rules of the sixth round (personal and mixed homes): each test is an invented line of
+the kind the rule is written for, not a line of a gold file."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import classify, scope_realms
+
+PROJECT = "/home/a/code/tax/CLAUDE.md"
+
+
+def _said(text: str, path: str, section: str = "CLAUDE") -> tuple[str, bool]:
+    c = classify(text, path=path, section=section)
+    return c.realm, c.realm_cued
+
+
+@pytest.mark.parametrize(
+    "owner",
+    [
+        "This is my personal repo for flat-hunting paperwork.",
+        "My own repository: scans of bills and the tax return drafts",
+        "这是我个人的仓库，放报税和保险的材料",
+        "我自己的代码库，放家里的账单脚本",
+        "Household admin scripts, nothing to do with my job",
+        "家里的账单和保险材料，跟工作没有关系",
+        "Scripts for our allotment society's newsletter; unrelated to work",
+    ],
+)
+def test_a_project_file_saying_its_repo_is_personal_or_not_the_jobs_is_real(owner: str) -> None:
+    # Guideline 19: a project's rules are unknown unless the text says whose it is; TAXONOMY.md,
+    # Realm: personal projects are real. A repository (not only a "project") called one's own
+    # or personal, or said to have nothing to do with work, says whose it is.
+    rules = ["Name scans YYYY-MM-DD_office_topic.pdf", "Never print the passport folder"]
+    lines = [("CLAUDE", owner, *_said(owner, PROJECT))] + [
+        ("CLAUDE > Rules", r, "unknown", False) for r in rules
+    ]
+    assert scope_realms(lines, PROJECT)[1:] == ["real", "real"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["My repo uses uv", "The repo has no tests", "工作仓库在公司 GitLab 上", "Work repo: run make"],
+)
+def test_a_repo_not_called_ones_own_says_not_whose_it_is(text: str) -> None:
+    from memctl.classify.rules import text_roles
+
+    assert "own project" not in text_roles(text), text
