@@ -226,6 +226,28 @@ def _layer_weights(cue: Cue) -> list[float]:
     return [w for k, w in cue.effects if k.startswith("layer.")] or [0.0]
 
 
+# The role of a section cue whose heading sets its section apart from the rest of its file.
+APART = "section apart"
+
+
+@lru_cache(maxsize=4096)
+def apart_realm(section: str) -> str | None:
+    """The realm a heading in `section` says of its own section only (a section cue with
+    role "section apart": "Gigs (paid)"), else None."""
+    cues = lexicon().cues
+    hits = _field_hits("section", section) | _field_hits("section", _named_section(section))
+    for i in sorted(hits):
+        if cues[i].role == APART:
+            realms = [
+                k.removeprefix("realm.")
+                for k, w in cues[i].effects
+                if k.startswith("realm.") and w > 0
+            ]
+            if realms:
+                return realms[0]
+    return None
+
+
 def file_roles(path: str) -> frozenset[str]:
     """The roles (`role` of a path cue: "project") the file at `path` has."""
     cues = lexicon().cues

@@ -46,3 +46,31 @@ def test_a_repo_not_called_ones_own_says_not_whose_it_is(text: str) -> None:
     from memctl.classify.rules import text_roles
 
     assert "own project" not in text_roles(text), text
+
+
+MEMORY = "/home/a/.picoclaw/workspace/memory/MEMORY.md"
+
+
+@pytest.mark.parametrize(
+    "heading", ["Gigs (paid)", "Paid gigs", "Paid work", "Side gig", "接单", "兼职"]
+)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Standard fee: £300 for a wedding, split 4 ways",
+        "- A booking is confirmed only once the deposit is in",
+        "- 2026-12-12 wedding of Ana & Joe at the Grange: load-in 16:00",
+    ],
+)
+def test_lines_under_a_heading_naming_paid_work_are_the_jobs(heading: str, text: str) -> None:
+    # TAXONOMY.md, Realm: work is a job, clients or a business; tests/quality README, sixth set:
+    # a paid hobby's gigs are work (fees, bookings, a booked wedding), the hobby itself real.
+    assert classify(text, path=MEMORY, section=f"Long-term Memory > {heading}").realm == "work"
+
+
+@pytest.mark.parametrize(
+    "heading", ["Bills (paid)", "Practice", "Band", "Paid off", "Gigs I went to"]
+)
+def test_a_heading_naming_no_paid_work_gives_no_job(heading: str) -> None:
+    text = "- 2026-12-12 wedding of Ana & Joe at the Grange: load-in 16:00"
+    assert classify(text, path=MEMORY, section=f"Long-term Memory > {heading}").realm == "real"
