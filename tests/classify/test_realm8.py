@@ -74,3 +74,52 @@ def test_lines_under_a_heading_naming_paid_work_are_the_jobs(heading: str, text:
 def test_a_heading_naming_no_paid_work_gives_no_job(heading: str) -> None:
     text = "- 2026-12-12 wedding of Ana & Joe at the Grange: load-in 16:00"
     assert classify(text, path=MEMORY, section=f"Long-term Memory > {heading}").realm == "real"
+
+
+USER = "/home/a/.openclaw/workspace/USER.md"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I volunteer three days a week as shift lead at Northside Food Bank",
+        "- Volunteers at the Riverside hospice on Tuesdays, as a driver",
+        "She volunteers for the Samaritans as a listener",
+        "每周六在社区食物银行做志愿者，负责排班",
+        "在红十字会当义工，周三下午",
+    ],
+)
+def test_volunteering_for_an_organisation_is_stated_as_work(text: str) -> None:
+    # tests/quality README, sixth set: volunteering for a charity is work (an organisation,
+    # its team, its clients); TAXONOMY.md, Realm: work is a job, employer, team or clients.
+    from memctl.classify.rules import text_roles
+
+    assert classify(text, path=USER).realm == "work", text
+    assert "job statement" in text_roles(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Never text the volunteers from a script unless I have read it first",
+        "Each Saturday session needs at least 6 volunteers",
+        "Send the rota to all volunteers on Friday",
+        "新志愿者们第一次排班要配一个老志愿者",
+    ],
+)
+def test_an_organisations_volunteers_are_its_team(text: str) -> None:
+    assert classify(text, path="/home/a/.codex/AGENTS.md").realm == "work", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I volunteered at the food bank until 2019",
+        "My mum volunteers at the hospice shop",
+        "退休前在红十字会做过志愿者",
+    ],
+)
+def test_a_past_or_someone_elses_volunteering_is_no_job_statement(text: str) -> None:
+    from memctl.classify.rules import text_roles
+
+    assert "job statement" not in text_roles(text), text
