@@ -123,3 +123,34 @@ def test_a_past_or_someone_elses_volunteering_is_no_job_statement(text: str) -> 
     from memctl.classify.rules import text_roles
 
     assert "job statement" not in text_roles(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mara is a landscape architect at a firm in Delft; she works from home on Mondays",
+        "Jonas teaches German and history at a secondary school in Rotterdam.",
+        "- Priya works as a radiographer at the county hospital",
+    ],
+)
+def test_a_job_stated_of_a_person_named_in_a_file_about_the_user_is_work(text: str) -> None:
+    # A file about the user (USER.md) names the user, or two people sharing one agent, as
+    # the subject of its lines (sixth set: a couple are both the user, each one's job work).
+    assert classify(text, path=USER).realm == "work", text
+    # Elsewhere a person named is anyone (a friend's job is a passing mention: real).
+    assert classify(text, path="/home/a/.openclaw/workspace/MEMORY.md").realm == "real", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My sister is a nurse at St James's",
+        "Partner: Sam, a teacher; they're not married",
+        "This is a reminder at 9",
+        "There is a meeting at the school on Friday",
+        "Mara was a landscape architect in Delft until 2020",
+        "Mum is a retired nurse",
+    ],
+)
+def test_a_relatives_job_or_no_job_in_a_file_about_the_user_stays_real(text: str) -> None:
+    assert classify(text, path=USER).realm == "real", text
