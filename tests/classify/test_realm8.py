@@ -154,3 +154,23 @@ def test_a_job_stated_of_a_person_named_in_a_file_about_the_user_is_work(text: s
 )
 def test_a_relatives_job_or_no_job_in_a_file_about_the_user_stays_real(text: str) -> None:
     assert classify(text, path=USER).realm == "real", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Inventory photos for each move-in are in Drive; compare them at check-out",
+        "Home contents inventory for the insurer is in ~/docs/house",
+        "Ansible inventory lives in ops/hosts.ini",
+    ],
+)
+def test_an_inventory_alone_is_no_shops_stock(text: str) -> None:
+    # A let flat's or a home's list of contents, a playbook's hosts: "inventory" names a shop's
+    # stock no more often than these (TAXONOMY.md, Realm: a business is work; sixth set: letting
+    # one's own flats is personal investing, real).
+    assert classify(text, path="/home/a/.hermes/memories/MEMORY.md").realm != "work", text
+
+
+def test_a_shops_stock_words_still_say_work() -> None:
+    text = "Restock the oat milk when fewer than 6 cartons are left; the supplier delivers Fridays"
+    assert classify(text, path="/home/a/.hermes/memories/MEMORY.md").realm == "work"
