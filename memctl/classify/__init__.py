@@ -154,7 +154,10 @@ def scopes(
     guideline 19) has rules of the user's own life; when one says it serves an employer's
     unit or a client ("for the Post's local-democracy desk"), they are the job's. Thresholds:
     section_realm_*. Each realm comes with whether the lines of its section (or of a heading
-    above) settled it, not its file's nor only its sibling sections' under a title.
+    above) settled it, not its file's nor only its sibling sections' under a title. A heading
+    that sets its section apart ("Gigs (paid)" in a file about the person: role "section
+    apart") says its lines' realm of that section only: they count for neither the file nor
+    the headings above, and come flagged so that their home does not count them either.
     """
     t = rules.lexicon().thresholds
     roles = rules.file_roles(path) if path is not None else frozenset()
@@ -165,15 +168,12 @@ def scopes(
         for role, realm in ((OWN_PROJECT, "real"), (JOB_PROJECT, "work")):
             if role in whose:
                 return [(None if cued else realm, False) for _, _, _, cued in lines]
-    file = file_realm(((realm, cued) for _, _, realm, cued in lines), path)
-    said: dict[str, Counter[str]] = {}  # a section's own lines
-    below: dict[str, Counter[str]] = {}  # a section's and its subsections' lines
-    for section, _, realm, cued in lines:
-        if section and cued and realm != "unknown" and not ("project" in roles and realm == "real"):
-            said.setdefault(section, Counter())[realm] += 1
-            heads = section.split(" > ")
-            for n in range(1, len(heads) + 1):
-                below.setdefault(" > ".join(heads[:n]), Counter())[realm] += 1
+    # A line saying the realm its heading sets apart ("Gigs (paid)") says it of its section
+    # only: neither its file nor the headings above count it.
+    apart = [cued and bool(s) and rules.apart_realm(s) == realm for s, _, realm, cued in lines]
+    votes = zip(lines, apart, strict=True)
+    file = file_realm(((realm, cued) for (_, _, realm, cued), off in votes if not off), path)
+    said, below = _section_votes(lines, apart, "project" in roles)
 
     def settled(section: str) -> tuple[str | None, bool]:
         heads = section.split(" > ")
@@ -199,17 +199,38 @@ def scopes(
     # A role-play's channel and names, as its own lines give them: a line that names one and
     # says nothing else is the story's.
     story = home.story_names(text for _, text, realm, cued in lines if cued and realm == FICTIONAL)
-    for section, text, _, cued in lines:
+    for (section, text, _, cued), off in zip(lines, apart, strict=True):
         if not cued and story and kin.names_any(text, story):
             found.append((FICTIONAL, False))
             continue
-        if cued or not section or file is not None:
-            found.append((None if cued else file, False))
+        if cued:
+            # Whether its heading set it apart: then it is no evidence for its home either.
+            found.append((None, off))
+            continue
+        if not section or file is not None:
+            found.append((file, False))
             continue
         if section not in known:
             known[section] = settled(section)
         found.append(known[section])
     return found
+
+
+def _section_votes(
+    lines: Sequence[tuple[str | None, str, str, bool]], apart: Sequence[bool], project: bool
+) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]]]:
+    """The realms a file's lines say, by section: each section's own lines, and each heading's
+    with its subsections' (a line its heading set apart counts for its own section only; a
+    project file's real lines for none)."""
+    said: dict[str, Counter[str]] = {}
+    below: dict[str, Counter[str]] = {}
+    for (section, _, realm, cued), off in zip(lines, apart, strict=True):
+        if section and cued and realm != "unknown" and not (project and realm == "real"):
+            said.setdefault(section, Counter())[realm] += 1
+            heads = section.split(" > ")
+            for n in range(len(heads) if off else 1, len(heads) + 1):
+                below.setdefault(" > ".join(heads[:n]), Counter())[realm] += 1
+    return said, below
 
 
 def _global_scopes(

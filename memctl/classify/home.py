@@ -57,7 +57,7 @@ class Line(NamedTuple):
     layer: str
     audience: str
     fact: bool  # it keeps a fact about the user (supersede's fact fields)
-    by_section: bool  # its realm came from its section's lines
+    by_section: bool  # its realm came from its section's lines, or a heading set it apart
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,9 @@ class Evidence:
             if line.layer not in h.know_how:
                 continue
             if line.cued:
-                if line.realm != "unknown":
+                # A line its heading set apart (a paid hobby's "Gigs (paid)") speaks for its
+                # section only, not for what the home's other know-how serves.
+                if line.realm != "unknown" and not line.by_section:
                     self.said[line.realm] += 1
             elif (
                 takes

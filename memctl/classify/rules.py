@@ -39,6 +39,9 @@ class Cue:
     # a heading that says its lines happened, its layer weights count less (thresholds.
     # topic_under_log).
     topic: bool = False
+    # The role of the file it speaks in only ("about the user": a person named as the subject
+    # of USER.md's lines is the user); None: any file.
+    within: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,8 @@ def _cue(raw: dict[str, Any]) -> Cue:
     words = frozenset(segment.fold(w) for w in raw.get("words", []))
     role = raw.get("role")
     topic = bool(raw.get("topic", False))
-    return Cue(str(raw["name"]), on, role, words, patterns, _effects(raw), topic)
+    within = raw.get("within")
+    return Cue(str(raw["name"]), on, role, words, patterns, _effects(raw), topic, within)
 
 
 @cache
@@ -226,6 +230,28 @@ def _layer_weights(cue: Cue) -> list[float]:
     return [w for k, w in cue.effects if k.startswith("layer.")] or [0.0]
 
 
+# The role of a section cue whose heading sets its section apart from the rest of its file.
+APART = "section apart"
+
+
+@lru_cache(maxsize=4096)
+def apart_realm(section: str) -> str | None:
+    """The realm a heading in `section` says of its own section only (a section cue with
+    role "section apart": "Gigs (paid)"), else None."""
+    cues = lexicon().cues
+    hits = _field_hits("section", section) | _field_hits("section", _named_section(section))
+    for i in sorted(hits):
+        if cues[i].role == APART:
+            realms = [
+                k.removeprefix("realm.")
+                for k, w in cues[i].effects
+                if k.startswith("realm.") and w > 0
+            ]
+            if realms:
+                return realms[0]
+    return None
+
+
 def file_roles(path: str) -> frozenset[str]:
     """The roles (`role` of a path cue: "project") the file at `path` has."""
     cues = lexicon().cues
@@ -236,7 +262,9 @@ def text_roles(text: str) -> frozenset[str]:
     """The roles (`role` of a text cue: "own project") the line `text` has."""
     cues = lexicon().cues
     return frozenset(
-        r for i in _fired(text, None, None, None) if cues[i].on == "text" and (r := cues[i].role)
+        r
+        for i in _fired(text, None, None, None)
+        if cues[i].on == "text" and cues[i].within is None and (r := cues[i].role)
     )
 
 
@@ -263,8 +291,11 @@ def score(
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
     nearest = _nearest_hits(section) if section else frozenset()
     under_log = _names_events(nearest)
+    roles = file_roles(path) if path else frozenset()
     for i in _fired(text, path, section, category, text_grams):
         cue = lex.cues[i]
+        if cue.within is not None and cue.within not in roles:
+            continue
         # When the nearest heading names a layer, a heading above it names one less surely
         # ("About Me > Deploy steps"); when it names none ("User Preferences > 编程语言"), the
         # heading above speaks for it.

@@ -232,3 +232,35 @@ def test_classify_agrees_with_import_on_a_players_notes(tree, import_json, run):
     result = run("classify", "--dry-run", "--json")
     assert result.exit_code == 0, result.output
     assert orjson.loads(result.stdout)["changes"] == []
+
+
+# A day job and a hobby paid for some of it (tests/quality README, sixth set): the gigs are
+# work, the hobby itself the person's own.
+HOBBY_USER = "# USER.md\n\n- Day job: QA tester at Paycrest, hybrid\n- Plays the cello\n"
+HOBBY = (
+    "# Long-term Memory\n\n## Gigs (paid)\n\n"
+    "- Standard fee: £300 for a wedding, split 4 ways\n"
+    "- A booking is confirmed only once the deposit is in\n"
+    "- 2026-12-12 wedding of Ana & Joe at the Grange: load-in 16:00\n"
+    "- Never quote a fee to anyone; Hannah does that\n\n"
+    "## Practice\n\n"
+    "- 30 min a day: scales for the first 10, then the shaky pieces\n"
+    "- Quartet rehearsal Wednesdays 19:30 at the church hall\n"
+)
+HOBBY_NOTE = "# 2026-11-21\n\n- Pack the spare strings and the tuner\n- Rosin is in the blue case\n"
+
+
+def test_a_paid_hobbys_gigs_are_work_and_leave_the_hobby_and_the_home_alone(
+    tree, import_json, run, query
+):
+    import_json(tree({"ws/USER.md": HOBBY_USER, "ws/MEMORY.md": HOBBY, NOTE: HOBBY_NOTE}))
+    realms = _realms(query)
+    assert realms["A booking is confirmed only once the deposit is in"] == "work"
+    assert realms["wedding of Ana & Joe at the Grange: load-in 16:00"] == "work"
+    # The heading set the gigs apart: neither their file nor their home takes them.
+    assert realms["30 min a day: scales for the first 10, then the shaky pieces"] == "real"
+    assert realms["Quartet rehearsal Wednesdays 19:30 at the church hall"] == "real"
+    assert realms["Pack the spare strings and the tuner"] == "real"
+    result = run("classify", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changes"] == []
