@@ -69,7 +69,9 @@ class KeyIndex:
 
 
 def _sorted(keys: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Keys sorted with their rows (rows of one key in any order)."""
+    """Keys sorted with their rows, the rows of one key in ascending order: never in an order
+    the key values decide, as some keys are str hashes salted per process (the boilerplate
+    layer's), and the order of a key's rows decides which of them a group tries first."""
     if not len(keys):
         return keys, rows
     row_bits = max(int(rows.max()).bit_length(), 1) if rows.min() >= 0 else 64
@@ -79,5 +81,5 @@ def _sorted(keys: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]
         return packed >> np.uint64(row_bits), (packed & np.uint64((1 << row_bits) - 1)).astype(
             np.int64
         )
-    order = np.argsort(keys)
+    order = np.lexsort((rows, keys))
     return keys[order], rows[order]
