@@ -1,0 +1,40 @@
+"""Layer judgments on personal homes (sixth round): what the user holds and has arranged, the
+routines of caring for someone, limits phrased without "never". Each test is an invented line
+of the kind the rule is written for, not a line of a gold file."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import classify, rules
+
+MEMORY = "workspace/memory/MEMORY.md"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Garage on Mill Lane rented from Mrs Okafor since 2023-05, paid quarterly",
+        "Allotment plot 14 from April 2022, shared with Dev",
+        "Car loan with Santander, fixed 6.9% until 2028-01",
+        "Boiler warranty with Vaillant, expires 2031",
+        "Home insurance: Aviva policy HX-448120, renews 2027-05-01",
+        "居住证有效期到 2028-06-30",
+    ],
+)
+def test_the_term_an_arrangement_runs_for_is_profile(text: str) -> None:
+    # TAXONOMY.md, profile: stable facts about the user, also what they hold (sixth set: a
+    # tenancy, a mortgage, a permit and its validity); the date is the term's, not an event's.
+    assert classify(text, path=MEMORY).layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mum visits from 2027-05-02 to 2027-05-20 for the christening",
+        "Grafana API token: [REDACTED:api_key] (expires 2027-03)",
+    ],
+)
+def test_a_span_or_a_credentials_expiry_is_no_arrangement(text: str) -> None:
+    # A stay with its end happens once (episodic); a token set up for the agent is setup.
+    assert "a term an arrangement runs for" not in rules.explain(text, path=MEMORY)
