@@ -38,3 +38,33 @@ def test_the_term_an_arrangement_runs_for_is_profile(text: str) -> None:
 def test_a_span_or_a_credentials_expiry_is_no_arrangement(text: str) -> None:
     # A stay with its end happens once (episodic); a token set up for the agent is setup.
     assert "a term an arrangement runs for" not in rules.explain(text, path=MEMORY)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "不要自己提交报名表，填好以后发给我看",
+        "别擅自回复房东的邮件，先起草",
+    ],
+)
+def test_acting_on_its_own_in_the_users_name_is_a_limit(text: str) -> None:
+    # TAXONOMY.md, boundary: a limit on the assistant's authority (what it may send or submit
+    # in the user's name), though the line says what to do instead.
+    assert classify(text, path="code/forms/CLAUDE.md", section="Rules").layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "妈妈住院的事不要发到亲戚群里",
+        "孩子的照片别发朋友圈",
+    ],
+)
+def test_posting_where_others_read_is_a_limit_on_disclosure(text: str) -> None:
+    # TAXONOMY.md, boundary: what it must not disclose; sixth set: "don't post his illness to
+    # the family group" is boundary, also under a rules heading.
+    assert classify(text, path=MEMORY, section="规则").layer == "boundary"
+
+
+def test_sending_the_user_a_message_is_no_disclosure() -> None:
+    assert "a limit on disclosure" not in rules.explain("别在早上发消息给我", path=MEMORY)
