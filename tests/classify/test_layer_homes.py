@@ -68,3 +68,20 @@ def test_posting_where_others_read_is_a_limit_on_disclosure(text: str) -> None:
 
 def test_sending_the_user_a_message_is_no_disclosure() -> None:
     assert "a limit on disclosure" not in rules.explain("别在早上发消息给我", path=MEMORY)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "妈妈晚饭后吃阿托伐他汀 20mg 一片",
+        "Metformin 500mg with dinner",
+    ],
+)
+def test_a_dose_at_its_time_of_day_is_the_schedule(text: str) -> None:
+    # Sixth set: a parent's medication schedule is procedural, also under a heading of news.
+    assert classify(text, path=MEMORY, section="近况").layer == "procedural"
+
+
+def test_a_dose_taken_once_is_no_schedule() -> None:
+    c = classify("今天早上吃了两片布洛芬 200mg", path=MEMORY, section="Notes")
+    assert c.layer == "episodic"
