@@ -85,3 +85,17 @@ def test_a_dose_at_its_time_of_day_is_the_schedule(text: str) -> None:
 def test_a_dose_taken_once_is_no_schedule() -> None:
     c = classify("今天早上吃了两片布洛芬 200mg", path=MEMORY, section="Notes")
     assert c.layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["外婆家地址：江岸区胜利街 12 号 2 单元", "Home address: 4 Mill Lane, Hebden Bridge"],
+)
+def test_a_postal_address_as_the_label_is_profile(text: str) -> None:
+    # TAXONOMY.md, profile: where they and their family live is a stable fact about them.
+    assert classify(text, path=MEMORY).layer == "profile"
+
+
+@pytest.mark.parametrize("text", ["IP 地址：192.168.1.20", "Server address: 10.0.0.2"])
+def test_a_machines_address_is_no_postal_address(text: str) -> None:
+    assert "an address as the line's label" not in rules.explain(text, path=MEMORY)
