@@ -99,3 +99,15 @@ def test_a_postal_address_as_the_label_is_profile(text: str) -> None:
 @pytest.mark.parametrize("text", ["IP 地址：192.168.1.20", "Server address: 10.0.0.2"])
 def test_a_machines_address_is_no_postal_address(text: str) -> None:
     assert "an address as the line's label" not in rules.explain(text, path=MEMORY)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PC: Ryzen 5 5600, RTX 3060, Minecraft runs on the box",
+        "电脑：Windows 11，i5-12400，Steam 装在 E 盘",
+    ],
+)
+def test_the_users_machine_as_the_label_is_profile(text: str) -> None:
+    # TAXONOMY.md, profile: the user's devices, though a program's place on it is named too.
+    assert classify(text, path=".hermes/memories/USER.md").layer == "profile"
