@@ -111,3 +111,9 @@ def test_a_machines_address_is_no_postal_address(text: str) -> None:
 def test_the_users_machine_as_the_label_is_profile(text: str) -> None:
     # TAXONOMY.md, profile: the user's devices, though a program's place on it is named too.
     assert classify(text, path=".hermes/memories/USER.md").layer == "profile"
+
+
+def test_a_condition_with_its_dose_stays_a_fact_about_the_person() -> None:
+    # "standing condition": a chronic condition is profile though a reminder comes with it.
+    c = classify("高血压，每天早上吃一片氨氯地平 5mg", path=MEMORY, section="Notes")
+    assert c.layer == "profile"
