@@ -33,10 +33,13 @@ def test_the_term_an_arrangement_runs_for_is_profile(text: str) -> None:
     [
         "Mum visits from 2027-05-02 to 2027-05-20 for the christening",
         "Grafana API token: [REDACTED:api_key] (expires 2027-03)",
+        "The VPS has been down since 2026-11-30, ticket open with Hetzner",
+        "Since 2026-11-01 all invoices go through Xero",
     ],
 )
 def test_a_span_or_a_credentials_expiry_is_no_arrangement(text: str) -> None:
-    # A stay with its end happens once (episodic); a token set up for the agent is setup.
+    # A stay with its end happens once (episodic), so does an outage since a day; a token set
+    # up for the agent is setup; a rule opening on the day it starts is a dated rule.
     assert "a term an arrangement runs for" not in rules.explain(text, path=MEMORY)
 
 
