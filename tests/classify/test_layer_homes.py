@@ -99,7 +99,15 @@ def test_a_postal_address_as_the_label_is_profile(text: str) -> None:
     assert classify(text, path=MEMORY).layer == "profile"
 
 
-@pytest.mark.parametrize("text", ["IP 地址：192.168.1.20", "Server address: 10.0.0.2"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IP 地址：192.168.1.20",
+        "Server address: 10.0.0.2",
+        "后台地址：http://192.168.1.5:8080",
+        "Dashboard address: https://grafana.lan",
+    ],
+)
 def test_a_machines_address_is_no_postal_address(text: str) -> None:
     assert "an address as the line's label" not in rules.explain(text, path=MEMORY)
 
