@@ -128,3 +128,22 @@ def test_a_condition_with_its_dose_stays_a_fact_about_the_person() -> None:
     # "standing condition": a chronic condition is profile though a reminder comes with it.
     c = classify("高血压，每天早上吃一片氨氯地平 5mg", path=MEMORY, section="Notes")
     assert c.layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "晚上 22:30 以后只回复“早点睡”",
+        "23 点以后不要再发提醒",
+        "After 21:30 only answer 'go to bed'",
+        "No messages to Sam after 21:00 on school nights",
+    ],
+)
+def test_a_cut_off_on_when_it_speaks_is_a_limit(text: str) -> None:
+    # Sixth set: a time-of-day cut-off binding the assistant is boundary, without "never".
+    assert classify(text, path=MEMORY, section="Notes").layer == "boundary"
+
+
+def test_free_after_a_time_is_no_cut_off() -> None:
+    # When the user is free is a fact about them; nothing binds the assistant.
+    assert "a cut-off on when it speaks" not in rules.explain("工作日 17:30 以后才有空弄 mod")
