@@ -147,3 +147,15 @@ def test_a_cut_off_on_when_it_speaks_is_a_limit(text: str) -> None:
 def test_free_after_a_time_is_no_cut_off() -> None:
     # When the user is free is a fact about them; nothing binds the assistant.
     assert "a cut-off on when it speaks" not in rules.explain("工作日 17:30 以后才有空弄 mod")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A viewing is confirmed only once the tenant has replied",
+        "只有付了定金才算订下，订下后再发合同",
+    ],
+)
+def test_a_step_done_only_once_a_condition_holds_is_a_rule(text: str) -> None:
+    # TAXONOMY.md, procedural: a task rule, though its verb reads as a thing done.
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
