@@ -159,23 +159,3 @@ def test_free_after_a_time_is_no_cut_off() -> None:
 def test_a_step_done_only_once_a_condition_holds_is_a_rule(text: str) -> None:
     # TAXONOMY.md, procedural: a task rule, though its verb reads as a thing done.
     assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["Allotment rent is £120 a year to the parish council", "车位月租 300，物业代收"],
-)
-def test_a_households_sum_each_period_is_profile(text: str) -> None:
-    # Sixth set: rents and mortgages are profile, a standing arrangement of the user's money.
-    assert classify(text, path=MEMORY).layer == "profile"
-
-
-@pytest.mark.parametrize(
-    "text", ["Pro plan: $12/month per seat", "Hetzner CX22 €4.51/month, 2 vCPU"]
-)
-def test_a_price_per_month_is_no_household_sum(text: str) -> None:
-    assert classify(text, path=MEMORY).layer != "profile"
-
-
-def test_a_payments_day_each_month_stays_a_routine() -> None:
-    assert classify("每月 10 号还车贷 3,200 元。", path=MEMORY).layer == "procedural"
