@@ -159,3 +159,13 @@ def test_free_after_a_time_is_no_cut_off() -> None:
 def test_a_step_done_only_once_a_condition_holds_is_a_rule(text: str) -> None:
     # TAXONOMY.md, procedural: a task rule, though its verb reads as a thing done.
     assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+def test_the_one_channel_never_another_is_a_limit() -> None:
+    # TAXONOMY.md, boundary: a channel it must never use, set against the one it may.
+    text = "Invoices go out from the shop's Gmail only, never from Jo's work address"
+    assert classify(text, path=MEMORY).layer == "boundary"
+
+
+def test_one_tool_never_another_stays_know_how() -> None:
+    assert "the one channel, never another" not in rules.explain("Use pnpm only, never npm")
