@@ -169,3 +169,14 @@ def test_the_one_channel_never_another_is_a_limit() -> None:
 
 def test_one_tool_never_another_stays_know_how() -> None:
     assert "the one channel, never another" not in rules.explain("Use pnpm only, never npm")
+
+
+@pytest.mark.parametrize(
+    "text", ["Band practice will move to Tuesdays from January", "Lessons move to the evening"]
+)
+def test_a_time_moved_is_no_move_of_house(text: str) -> None:
+    assert "durable fact" not in rules.explain(text, path=MEMORY)
+
+
+def test_moving_house_is_a_durable_fact() -> None:
+    assert "durable fact" in rules.explain("Moving to Leeds in the spring", path=MEMORY)
