@@ -180,3 +180,17 @@ def test_a_time_moved_is_no_move_of_house(text: str) -> None:
 
 def test_moving_house_is_a_durable_fact() -> None:
     assert "durable fact" in rules.explain("Moving to Leeds in the spring", path=MEMORY)
+
+
+@pytest.mark.parametrize(
+    "text", ["- Aktenzeichen 7.1-NE-0044120", "Passport no. C01X00T47", "- 护照号 E98765432"]
+)
+def test_an_official_number_as_the_label_is_profile(text: str) -> None:
+    # Sixth set: a case number, a passport number are profile, also under a status heading.
+    c = classify(text, path="code/papers/CLAUDE.md", section="Papers > Current status")
+    assert c.layer == "profile"
+
+
+def test_a_payments_reference_is_no_official_number() -> None:
+    text = "Deposit protected with the DPS, ref DPS-7710-0042"
+    assert "an official number as the line's label" not in rules.explain(text, path=MEMORY)
