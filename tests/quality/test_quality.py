@@ -229,6 +229,7 @@ def scored_test_half() -> dict[str, Any]:
 
 
 @pytest.mark.slow
+@pytest.mark.held_out
 def test_test_half_reaches_the_floors(scored_test_half: dict[str, Any]) -> None:
     assert scored_test_half["missing_files"] == 0
     low = {
@@ -240,6 +241,7 @@ def test_test_half_reaches_the_floors(scored_test_half: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.held_out
 def test_test2_half_reaches_its_floors() -> None:
     result = score("test2")
     assert result["missing_files"] == 0 and result["files"] > 0
@@ -248,6 +250,7 @@ def test_test2_half_reaches_its_floors() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.held_out
 @pytest.mark.parametrize(
     ("half", "floors"),
     [("test3", FLOORS3), ("test4", FLOORS4), ("test5", FLOORS5), ("test6", FLOORS6)],
@@ -260,6 +263,7 @@ def test_later_held_out_halves_reach_their_floors(half: str, floors: dict[str, f
 
 
 @pytest.mark.slow
+@pytest.mark.held_out
 @pytest.mark.parametrize(("half", "floor"), sorted(WHOLE_HOME_REALM.items()))
 def test_held_out_homes_imported_whole_reach_their_realm_floor(half: str, floor: float) -> None:
     result = score(half, whole_home=True)
