@@ -291,10 +291,10 @@ def score(
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
     nearest = _nearest_hits(section) if section else frozenset()
     under_log = _names_events(nearest)
-    roles = file_roles(path) if path else frozenset()
     for i in _fired(text, path, section, category, text_grams):
         cue = lex.cues[i]
-        if cue.within is not None and cue.within not in roles:
+        # Read the file's roles only for the rare cue that needs one, not for every line.
+        if cue.within is not None and not (path and cue.within in file_roles(path)):
             continue
         # When the nearest heading names a layer, a heading above it names one less surely
         # ("About Me > Deploy steps"); when it names none ("User Preferences > 编程语言"), the
