@@ -83,13 +83,12 @@ class Groups:
         return root
 
     def roots(self, rows: np.ndarray) -> np.ndarray:
-        """find() of each row, at once (without compressing paths)."""
-        parent = np.array(self._parent, dtype=np.int64)
-        while True:
-            up = parent[parent]
-            if np.array_equal(up, parent):
-                return parent[rows]
-            parent = up
+        """find() of each row, once per distinct row. (Copying every parent into an array and
+        jumping pointers cost ~8 ms a call at 200k records whatever the call's size: a cost
+        per file that grew with the store, for an import of many small files.)"""
+        distinct, back = np.unique(rows, return_inverse=True)
+        found = np.fromiter(map(self.find, distinct.tolist()), np.int64, count=len(distinct))
+        return found[back]
 
     def size(self, row: int) -> int:
         return self._size[self.find(row)]

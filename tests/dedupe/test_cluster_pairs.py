@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from memctl.dedupe import engine as engine_module
 from memctl.dedupe.engine import JACCARD, Engine, Item
 from memctl.dedupe.jaccard import Candidates
+from memctl.dedupe.unionfind import Groups
 
 BASE = "用户每周{}晚上去游泳馆游泳一个小时，游完以后在旁边的面馆吃一碗牛肉面，再走路回家。"
 DAYS = "一二三四五"
@@ -88,3 +89,14 @@ def test_pairs_inside_one_group_are_not_scored(monkeypatch: pytest.MonkeyPatch) 
     every.add(items)
     assert every.stats()["jaccard_verified"] > 20_000  # ~k²/2 pairs of the copies that differ
     assert stats["jaccard_verified"] < every.stats()["jaccard_verified"] / 3
+
+
+def test_roots_are_find_of_each_row() -> None:
+    rng = random.Random(7)
+    groups = Groups()
+    for i in range(500):
+        groups.add(None, 10, i)
+    for _ in range(300):
+        groups.union(rng.randrange(500), rng.randrange(500))
+    rows = np.array([rng.randrange(500) for _ in range(1000)], dtype=np.int64)
+    assert groups.roots(rows).tolist() == [groups.find(r) for r in rows.tolist()]
