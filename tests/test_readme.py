@@ -8,6 +8,7 @@ import pytest
 import typer
 
 from memctl.cli import app
+from memctl.ingest.noise import REASONS
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
@@ -28,3 +29,9 @@ def test_every_command_is_documented_with_an_example(name):
 def test_exit_codes_are_documented():
     for code in ("| 0 |", "| 1 |", "| 2 |", "| 3 |", "| 75 |"):
         assert code in README
+
+
+@pytest.mark.parametrize("reason", REASONS)
+def test_every_skip_reason_is_in_the_readmes_table(reason):
+    # A user who meets a reason in the report looks it up in the skip-reason table.
+    assert f"| `{reason}` |" in README, f"README's table of skip reasons lacks `{reason}`"
