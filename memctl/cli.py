@@ -1041,11 +1041,20 @@ def status_(user: UserOpt = "default", db: DbOpt = None, json_: JsonOpt = False)
     for key in ("by_status", "by_layer", "by_realm", "by_audience"):
         pairs = ", ".join(f"{k} {v}" for k, v in info[key].items())
         out.print(f"  {key.removeprefix('by_')}: {pairs or '-'}")
-    runs = Table("run", "kind", "started", "status", "counts / error", title="recent runs")
-    for r in info["runs"]:
-        detail = r["error"] or ", ".join(f"{k} {v}" for k, v in r["counts"].items())
-        runs.add_row(str(r["id"]), r["kind"], r["started_at"], r["status"], escape(detail))
-    out.print(runs)
+    if info["runs"]:
+        runs = Table("run", "kind", "started", "status", "counts / error", title="recent runs")
+        for r in info["runs"]:
+            detail = r["error"] or ", ".join(f"{k} {v}" for k, v in r["counts"].items())
+            runs.add_row(str(r["id"]), r["kind"], r["started_at"], r["status"], escape(detail))
+        out.print(runs)
+    if info["imports"]:
+        imports = Table("import", "started", "counts", title="recent imports")
+        for i in info["imports"]:
+            counts = ", ".join(
+                f"{i[k]} {k}" for k in ("files", "records", "added", "skipped", "rejected")
+            )
+            imports.add_row(str(i["id"]), i["started_at"], counts)
+        out.print(imports)
     for warning in info["warnings"]:
         err.print(f"[yellow]warning:[/yellow] {escape(warning)}")
 

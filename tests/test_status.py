@@ -213,3 +213,17 @@ def test_a_live_lock_holder_without_a_running_run_does_not_warn(
     add_run(populated, "ok", datetime.now(UTC))
     Path(f"{db_path}.lock").write_text(f"{os.getpid()}\n")
     assert status_json(run)["warnings"] == []
+
+
+def test_human_output_lists_the_imports(run: Run, tmp_path: Path) -> None:
+    # A user who has only imported must see that import, not an empty table of runs.
+    note = tmp_path / "MEMORY.md"
+    note.write_text("- 用户喜欢拿铁\n- deploy: run make release\n", encoding="utf-8")
+    assert run("import", str(note), "--user", "alice").exit_code == 0
+    result = run("status", "--user", "alice")
+    assert result.exit_code == 0, result.output
+    assert "recent imports" in result.stdout
+    row = next(line for line in result.stdout.splitlines() if "│ 1 " in line)
+    assert "1 files" in row and "2 records" in row and "2 added" in row
+    assert "recent runs" not in result.stdout  # no consolidation yet: the warning says so
+    assert NEVER in result.stderr
