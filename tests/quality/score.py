@@ -41,6 +41,8 @@ HALVES = (
     "test5",
     "dev6",
     "test6",
+    "dev7",
+    "test7",
 )
 # Agent homes written for the gold set (tests/quality/homes/<home>/...), keyed `homes:<path>`.
 HOMES = HERE / "homes"
