@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from memctl.classify import classify
+from memctl.classify import classify, rules
 from memctl.ingest.markdown import DATED_LINE, read_markdown
 from memctl.models import Record
 
@@ -132,3 +132,9 @@ def test_a_value_that_holds_from_a_date_on_is_no_event(text: str, dated: bool) -
 )
 def test_a_stay_between_two_dates_is_still_an_event(text: str) -> None:
     assert classify(text, path=MEMORY, section="Notes", dated=True).layer == "episodic"
+
+
+def test_together_is_no_start_date() -> None:
+    # 一起 is "together": "下周一起去" names no date from which something holds.
+    assert "from a date on" not in rules.explain("下周一起去爬山，周六早上七点出发")
+    assert "from a date on" in rules.explain("下周起健身房改到晚上十点关门")
