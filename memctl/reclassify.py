@@ -9,7 +9,7 @@ import orjson
 
 from memctl import changes, supersede
 from memctl.classify import Classification, classify, confidential, home, scopes
-from memctl.ingest import frontmatter
+from memctl.ingest import frontmatter, markdown
 from memctl.store import UserStore
 from memctl.store.fields import FACT_FIELDS, RECLASSIFY_KEEPS, classified_row
 
@@ -103,6 +103,7 @@ def _classify(
         entry["content"], ts=entry["ts"],
         section=first["section"] if first else None, path=first["path"] if first else None,
         category=first["category"] if first else None, relatives=relatives,
+        dated=first is not None and first["layer_hint"] == markdown.DATED_LINE,
     )  # fmt: skip
 
 

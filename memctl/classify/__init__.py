@@ -57,15 +57,19 @@ def classify(
     category: str | None = None,
     now: datetime | None = None,
     relatives: frozenset[str] = frozenset(),
+    dated: bool = False,
 ) -> Classification:
     """Classify one memory. `section` is the Markdown heading path ("MEMORY > 用户偏好"), `path`
     the source file, `category` the transcript restraint category, `ts` the record's timestamp
     (anchors "明天" and year-less dates; `now` is the fallback anchor, the clock is never read),
     `relatives` the people its file names privately: the user's family it introduced, and
-    the clients it declares confidential (confidential.people).
+    the clients it declares confidential (confidential.people), `dated` whether the line opened
+    with its own date, which its reader cut into `ts` (the writer dated that line).
     """
     text_grams = grams(segment.fold(text))
-    scores = rules.score(text, path=path, section=section, category=category, text_grams=text_grams)
+    scores = rules.score(
+        text, path=path, section=section, category=category, text_grams=text_grams, dated=dated
+    )
     thresholds = rules.lexicon().thresholds
     # Only a reason a person can act on holds an entry back (TAXONOMY.md, Status): memory-file
     # lines were already in use by the agent, and a transcript line passed the restraint rules.

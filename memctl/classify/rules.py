@@ -57,6 +57,8 @@ class Lexicon:
     # A heading that only gives a date ("2026-01-29", "3月2日 周一"): what the lines under it are
     # is named by the heading above it ([section] dated_heading).
     dated_heading: re.Pattern[str] | None = None
+    # What a line that opens with its own date adds ([dated_line]): the writer dated it.
+    dated_line: tuple[tuple[str, float], ...] = ()
 
 
 def _effects(raw: dict[str, Any]) -> tuple[tuple[str, float], ...]:
@@ -117,6 +119,7 @@ def lexicon() -> Lexicon:
         dated_heading=re.compile(raw["section"]["dated_heading"], re.I)
         if "section" in raw
         else None,
+        dated_line=_effects(raw.get("dated_line", {})),
     )
 
 
@@ -283,14 +286,21 @@ def score(
     section: str | None,
     category: str | None,
     text_grams: frozenset[str] | None = None,
+    dated: bool = False,
 ) -> Scores:
-    """Scores for an entry; `text_grams` (gate.grams of segment.fold(text)) saves recomputing."""
+    """Scores for an entry; `text_grams` (gate.grams of segment.fold(text)) saves recomputing.
+    `dated`: the line opened with its own date (cut into its ts by the reader)."""
     lex = lexicon()
     t = lex.thresholds
     totals = dict(lex.priors)
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
     nearest = _nearest_hits(section) if section else frozenset()
     under_log = _names_events(nearest)
+    # The writer dated the line: it happened once, unless its form says a rule stands or its
+    # nearest heading names what its lines are (lessons, a log), which speaks for their dates.
+    if dated and not nearest:
+        for key, weight in lex.dated_line:
+            totals[key] = totals.get(key, 0.0) + weight
     for i in _fired(text, path, section, category, text_grams):
         cue = lex.cues[i]
         # Read the file's roles only for the rare cue that needs one, not for every line.

@@ -13,7 +13,7 @@ from memctl.classify import classify, confidential, home, scopes
 from memctl.importer import accept
 from memctl.importer.accept import Accepted
 from memctl.importer.batch import Batch
-from memctl.ingest import frontmatter
+from memctl.ingest import frontmatter, markdown
 from memctl.parallel import Helper, Shared
 from memctl.store import UserStore
 from memctl.store.fields import classified_row
@@ -49,7 +49,10 @@ def job(a: Accepted, relatives: frozenset[str] = frozenset()) -> Job:
 def classified(job: Job) -> dict[str, Any]:
     """The classifier's fields for one new entry, and the fact it states (if about the user)."""
     content, ts, section, path, category, layer_hint, relatives = job
-    c = classify(content, ts=ts, section=section, path=path, category=category, relatives=relatives)
+    c = classify(
+        content, ts=ts, section=section, path=path, category=category, relatives=relatives,
+        dated=layer_hint == markdown.DATED_LINE,
+    )  # fmt: skip
     # What the file says its records are (front matter) bounds the classifier's layer.
     layer = frontmatter.apply_hint(c.layer, layer_hint)
     fields = {**classified_row(c, layer=layer), REALM_CUED: c.realm_cued}

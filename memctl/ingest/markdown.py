@@ -46,6 +46,10 @@ _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
 _OPEN_BOX = re.compile(r"^\[ \]\s*")
 # The layer hint of an unchecked list item (frontmatter.toml, [marker_types]).
 OPEN_TASK = "open_task"
+# The layer hint of a line that opens with its own date ("- 2026-09-20 查的…"), cut into `ts`:
+# the writer dated that line, which the classifier weighs (classify.toml, [dated_line]). A
+# log's stamp with its time ("[2026-11-01 09:12] …") is the program's, not the writer's.
+DATED_LINE = "dated_line"
 TEMPLATE = "template placeholder"  # noise.toml: the reason of unfilled template slots
 _QUOTE = re.compile(r"^ {0,3}> ?")
 # Agents' list items that CommonMark reads as paragraphs: "-text" and "• text".
@@ -53,6 +57,7 @@ _LOOSE_ITEM = re.compile(r"^(\s*)(?:-(?=[^\s>-])|•\s*)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _DATE_ONLY = re.compile(rf"^(?:\*\*)?({_DATE})\b")
+_BARE_DATE = re.compile(_DATE)  # a stamp without a time of day
 # The date is followed by a separator or a space: "2026-02-21: x", "2026-02-21：x" (Chinese
 # writers leave no space after a full-width colon), and "2026-02-13 | x" (a table row whose
 # first cell is the date).
@@ -176,6 +181,8 @@ class _Reader:
         ts = self.date
         if text[:1] in _DATED_STARTS and (m := _DATED_PREFIX.match(text)):
             ts, text = m[1], m[2].strip()
+            if hint is None and _BARE_DATE.fullmatch(ts):
+                hint = DATED_LINE
         if not text:
             return
         section = self.section
