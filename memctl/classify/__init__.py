@@ -65,7 +65,10 @@ def classify(
     the clients it declares confidential (confidential.people).
     """
     text_grams = grams(segment.fold(text))
-    scores = rules.score(text, path=path, section=section, category=category, text_grams=text_grams)
+    scores = rules.score(
+        text, path=path, section=section, category=category, text_grams=text_grams,
+        relatives=relatives,
+    )  # fmt: skip
     thresholds = rules.lexicon().thresholds
     # Only a reason a person can act on holds an entry back (TAXONOMY.md, Status): memory-file
     # lines were already in use by the agent, and a transcript line passed the restraint rules.
