@@ -45,3 +45,20 @@ def test_the_users_own_job_beside_a_named_relative_stays_work(text: str) -> None
     # stays one, also in a file that introduces relatives.
     relatives = confidential.people(["- Partner: Tom", "- 老公张伟"])
     assert classify(text, path=USER, relatives=relatives).realm == "work", text
+
+
+def test_a_label_is_no_word_of_the_job() -> None:
+    # A job statement's Latin words are the job's when written as a name inside the line
+    # (Harbourside, Cork); a label's word ("**Notes:**", "Name:") is the template's, and
+    # would make every "notes" of the home's know-how name the job.
+    from memctl.classify import home
+
+    words = home.job_words(
+        [
+            "- **Notes:** small-animal vet, 9 years in practice, originally from Hamburg",
+            "Works at Harbourside Veterinary Clinic in Cork, one of three vets.",
+            "- Email Address: dana@example.org; Partner Name: Sam",
+        ]
+    )
+    assert {"harbourside", "cork", "hamburg"} <= words
+    assert words.isdisjoint({"notes", "address", "name"}), words
