@@ -68,8 +68,9 @@ def classify(
     """
     text_grams = grams(segment.fold(text))
     scores = rules.score(
-        text, path=path, section=section, category=category, text_grams=text_grams, dated=dated
-    )
+        text, path=path, section=section, category=category, text_grams=text_grams,
+        dated=dated, relatives=relatives,
+    )  # fmt: skip
     thresholds = rules.lexicon().thresholds
     # Only a reason a person can act on holds an entry back (TAXONOMY.md, Status): memory-file
     # lines were already in use by the agent, and a transcript line passed the restraint rules.

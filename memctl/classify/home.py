@@ -42,9 +42,11 @@ from memctl.classify import rules
 WORK = "work"
 REAL = "real"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-# A capitalised word not opening the line, a list item or a sentence: a name (Shopify,
-# Ledgerly), its possessive 's dropped.
-_NAME = re.compile(r"(?<![.!?:;]\s)(?<!^)(?<![-*•#]\s)\b([A-Z][A-Za-z]+)(?:'s)?\b")
+# A capitalised word not opening the line, a list item or a sentence, nor a label ("**Notes:**",
+# "Name:"): a name (Shopify, Ledgerly), its possessive 's dropped.
+_NAME = re.compile(
+    r"(?<![.!?:;]\s)(?<!^)(?<![-*•#]\s)(?<![*_])\b([A-Z][A-Za-z]+)(?:'s)?\b(?![*_]*\s*[:：])"
+)
 
 
 class Line(NamedTuple):

@@ -235,6 +235,28 @@ def _layer_weights(cue: Cue) -> list[float]:
 
 # The role of a section cue whose heading sets its section apart from the rest of its file.
 APART = "section apart"
+# The role of a text cue saying what the user does for a living.
+JOB_STATEMENT = "job statement"
+
+
+@cache
+def _subject_opening() -> re.Pattern[str]:
+    """What may come before a line's subject: a list marker, a bold label ([home])."""
+    return re.compile(table("home")["subject_opening"])
+
+
+def opens_with(text: str, names: frozenset[str]) -> bool:
+    """Whether `text` opens with one of `names` (after a list marker or a label): its subject.
+    A Latin name as a whole word ("Tom", not "Tomas"), a Chinese one as it is written."""
+    if not names:
+        return False
+    rest = text[_subject_opening().match(text).end() :]  # type: ignore[union-attr]
+    for name in names:
+        if rest.startswith(name) and not (
+            name[-1:].isascii() and rest[len(name) : len(name) + 1].isalnum()
+        ):
+            return True
+    return False
 
 
 @lru_cache(maxsize=4096)
@@ -287,10 +309,15 @@ def score(
     category: str | None,
     text_grams: frozenset[str] | None = None,
     dated: bool = False,
+    relatives: frozenset[str] = frozenset(),
 ) -> Scores:
     """Scores for an entry; `text_grams` (gate.grams of segment.fold(text)) saves recomputing.
-    `dated`: the line opened with its own date (cut into its ts by the reader)."""
+    `dated`: the line opened with its own date (cut into its ts by the reader).
+    `relatives`: the people its file introduced as the user's family (kin): a line whose
+    subject is one of them states that person's job, not the user's (TAXONOMY.md, Realm: work
+    is the user's job), so no cue with role "job statement" counts on it."""
     lex = lexicon()
+    theirs = opens_with(text, relatives)
     t = lex.thresholds
     totals = dict(lex.priors)
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
@@ -305,6 +332,8 @@ def score(
         cue = lex.cues[i]
         # Read the file's roles only for the rare cue that needs one, not for every line.
         if cue.within is not None and not (path and cue.within in file_roles(path)):
+            continue
+        if theirs and cue.role == JOB_STATEMENT:
             continue
         # When the nearest heading names a layer, a heading above it names one less surely
         # ("About Me > Deploy steps"); when it names none ("User Preferences > 编程语言"), the
