@@ -301,6 +301,23 @@ def explain(
     return [cues[i].name for i in _fired(text, path, section, category)]
 
 
+def _realm_of(
+    totals: dict[str, float], own: dict[str, float], t: dict[str, float]
+) -> tuple[str, bool]:
+    """The realm the weights give, and whether the line's own cues say it."""
+    scores = {n: totals.get(f"realm.{n}", 0.0) for n in ("fictional", "work", "real")}
+    realm = _realm(scores["fictional"], scores["work"], scores["real"], t["fictional_min"])
+    # A line says its realm when its own cues weigh enough, or says unknown when they pull real
+    # life below zero (a vague reference leaning on missing context). A cue too weak to win
+    # (a passing "story", below fictional_min) says nothing: the line may take its scope's.
+    cued = (
+        own.get(f"realm.{realm}", 0.0) >= t["realm_cue_min"]
+        if realm != "unknown"
+        else own.get("realm.real", 0.0) < 0
+    )
+    return realm, cued
+
+
 def score(
     text: str,
     *,
@@ -355,16 +372,7 @@ def score(
     layer = ranked[0][1]
     layer_share = _share(ranked[0][0], ranked[1][0], t["smoothing"])
 
-    scores = {n: totals.get(f"realm.{n}", 0.0) for n in ("fictional", "work", "real")}
-    realm = _realm(scores["fictional"], scores["work"], scores["real"], t["fictional_min"])
-    # A line says its realm when its own cues weigh enough, or says unknown when they pull real
-    # life below zero (a vague reference leaning on missing context). A cue too weak to win
-    # (a passing "story", below fictional_min) says nothing: the line may take its scope's.
-    realm_cued = (
-        own.get(f"realm.{realm}", 0.0) >= t["realm_cue_min"]
-        if realm != "unknown"
-        else own.get("realm.real", 0.0) < 0
-    )
+    realm, realm_cued = _realm_of(totals, own, t)
 
     private_weight = totals.get("audience.private", 0.0)
     # A role-play character's illness or family is not the user's: only an explicit
