@@ -34,6 +34,9 @@ class _Kin:
     glue: frozenset[str]  # between the word and the name: 叫, 是…
     forms: tuple[re.Pattern[str], ...]  # given-name forms jieba does not tag as names
     most: int  # more names than this are no family (a story's cast, generated text)
+    # Before a kinship word: the relative is a named person's ("Theo's dad Sam", "小宇的妈妈王蕾").
+    latin_owner: re.Pattern[str]
+    cjk_owner: frozenset[str]  # the possessive particle after the owner's name: 的
 
 
 @cache
@@ -51,6 +54,8 @@ def _kin() -> _Kin:
         glue=frozenset(raw["cjk_glue"]),
         forms=tuple(re.compile(p) for p in raw["cjk_name_forms"]),
         most=int(raw["most_names"]),
+        latin_owner=re.compile(raw["latin_owner"]),
+        cjk_owner=frozenset(raw["cjk_owner"]),
     )
 
 
@@ -65,10 +70,11 @@ def _posseg() -> Any:
 
 def _cjk_names(text: str, k: _Kin) -> Iterable[str]:
     """Names right after a Chinese kinship word: a word jieba tags as a person's name (nr),
-    a one-character surname before one (张 + 小雨), or a given-name form (朵朵, 小葵)."""
+    a one-character surname before one (张 + 小雨), or a given-name form (朵朵, 小葵). Not
+    after a named person's 的 ("小宇的妈妈王蕾"): that is 小宇's relative, maybe the user."""
     tokens = [(t.word, t.flag) for t in _posseg().cut(text)]
     for i, (word, _) in enumerate(tokens):
-        if word not in k.words:
+        if word not in k.words or (i >= 2 and _owned(tokens[i - 2], tokens[i - 1][0], k)):
             continue
         j = i + 1
         while j < len(tokens) and tokens[j][0] in k.glue:
@@ -81,6 +87,21 @@ def _cjk_names(text: str, k: _Kin) -> Iterable[str]:
             yield name
 
 
+def _owned(owner: tuple[str, str], particle: str, k: _Kin) -> bool:
+    """Whether `owner` + `particle` before a kinship word is a named person's (小宇 + 的)."""
+    word, flag = owner
+    named = flag.startswith("nr") or any(f.fullmatch(word) for f in k.forms)
+    return particle in k.cjk_owner and named and word not in k.words
+
+
+def _latin_names(text: str, k: _Kin) -> Iterable[str]:
+    """Names the English patterns find; a relative of someone named ("Theo's dad Sam") is
+    not the user's."""
+    for m in (m for p in k.latin for m in p.finditer(text)):
+        if not k.latin_owner.search(text, 0, m.start()):
+            yield m.group("name")
+
+
 def names(texts: Iterable[str]) -> frozenset[str]:
     """The names the kinship words of `texts` introduce; none when there are more than a
     family has (classify.toml, [kin] most_names)."""
@@ -89,7 +110,8 @@ def names(texts: Iterable[str]) -> frozenset[str]:
     for text in texts:
         if not k.any_word.search(text.lower()):
             continue
-        named = {m.group("name") for p in (*k.latin, *k.whose) for m in p.finditer(text)}
+        named = {m.group("name") for p in k.whose for m in p.finditer(text)}
+        named.update(_latin_names(text, k))
         if k.cjk.search(text):
             named.update(_cjk_names(text, k))
         # A partner of a law firm or a business is a job's title: a line about the job

@@ -371,3 +371,14 @@ def test_a_price_by_the_month_without_a_sign_is_a_persons_money(line: str, audie
 )
 def test_a_folder_named_private_is_no_mark(line: str, audience: str) -> None:
     assert classify(line).audience == audience
+
+
+def test_a_relative_of_someone_named_is_not_the_users_relative() -> None:
+    # "小宇的妈妈王蕾": 王蕾 is 小宇's mother, said by the user about herself; the user's own name
+    # is no relative of hers, and 小宇 (whose mother she is) is her child.
+    lines = ["- 用户：小宇的妈妈王蕾，小宇今年初二", "Theo's dad Sam picks him up on Fridays"]
+    found = kin.names(lines)
+    assert "王蕾" not in found and "Sam" not in found
+    assert classify("王蕾喜欢简短的回答", relatives=found).audience == "public"
+    # The kinship word with no one named before it still introduces its name.
+    assert kin.names(["女儿王丽在深圳", "Partner Sam, son Theo"]) == {"王丽", "Sam", "Theo"}
