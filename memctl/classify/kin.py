@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -102,12 +102,17 @@ def _latin_names(text: str, k: _Kin) -> Iterable[str]:
             yield m.group("name")
 
 
-def names(texts: Iterable[str]) -> frozenset[str]:
+def names(
+    texts: Iterable[str], sections: Sequence[str | None] = (), path: str | None = None
+) -> frozenset[str]:
     """The names the kinship words of `texts` introduce; none when there are more than a
-    family has (classify.toml, [kin] most_names)."""
+    family has (classify.toml, [kin] most_names). `sections` (one per text) and `path`: where
+    each line is, so that a story's line, whose kinship words introduce its characters
+    ("Brother Oswin Hale, human cleric" under "## My character"), introduces no one."""
     k = _kin()
     found: set[str] = set()
-    for text in texts:
+    lines = list(texts)
+    for text, section in zip(lines, sections or [None] * len(lines), strict=True):
         if not k.any_word.search(text.lower()):
             continue
         named = {m.group("name") for p in k.whose for m in p.finditer(text)}
@@ -115,12 +120,22 @@ def names(texts: Iterable[str]) -> frozenset[str]:
         if k.cjk.search(text):
             named.update(_cjk_names(text, k))
         # A partner of a law firm or a business is a job's title: a line about the job
-        # (realm work) introduces no relative.
-        if named and rules.score(text, path=None, section=None, category=None).realm != "work":
+        # (realm work) introduces no relative, nor a line of a story.
+        if named and _family_realm(text, section, path):
             found |= named
         if len(found) > k.most:
             return frozenset()
     return frozenset(found)
+
+
+def _family_realm(text: str, section: str | None, path: str | None) -> bool:
+    realm = rules.score(text, path=path, section=section, category=None).realm
+    return realm not in ("work", "fictional")
+
+
+def most_names() -> int:
+    """More names than this are no family ([kin] most_names)."""
+    return _kin().most
 
 
 def names_any(text: str, found: frozenset[str]) -> bool:
