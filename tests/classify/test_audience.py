@@ -382,3 +382,34 @@ def test_a_relative_of_someone_named_is_not_the_users_relative() -> None:
     assert classify("王蕾喜欢简短的回答", relatives=found).audience == "public"
     # The kinship word with no one named before it still introduces its name.
     assert kin.names(["女儿王丽在深圳", "Partner Sam, son Theo"]) == {"王丽", "Sam", "Theo"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 要汇款、打款的事一律不办，让她自己去银行",
+        "- 妈妈的检查结果不要发到亲戚群，只发给我",
+        "Never approve a payment over €400 for the flat; ask my sister first",
+        "Never post my dad's medical appointments in the family chat",
+        "不要替爸爸签字，哪怕是医院的单子",
+    ],
+)
+def test_a_limit_on_the_assistants_acts_names_no_ones_value(line: str) -> None:
+    # TAXONOMY.md: the money it must not move, the illness it must not post, whom to send the
+    # user to are kinds of act (boundary), not a person's health, family or money.
+    assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Never pay anything to account GB29 NWBK 6016 1331 9268 19 again",
+        "Never email anything to mum@example.com about the will",
+        "不要替妈妈签字，她住在幸福路 18 号",
+        "Never sign anything for my dad; his lawyer is at 14 Beckett Street",
+        # A named illness is a fact about him, whatever the limit says.
+        "Never post anything about my son's asthma in the school group",
+    ],
+)
+def test_a_limit_carrying_a_value_stays_private(line: str) -> None:
+    assert classify(line).audience == "private"
