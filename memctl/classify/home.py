@@ -212,7 +212,9 @@ class Evidence:
         if not self.relatives or len(self.relatives) > kin.most_names():
             return []
         found = frozenset(self.relatives)
-        return [i for i, text in texts.items() if self._public(i) and kin.names_any(text, found)]
+        # The smaller side is walked: a file's texts at import, the home's lines in classify.
+        ids = self.public if len(self.public) < len(texts) else filter(self._public, texts)
+        return [i for i in ids if (t := texts.get(i)) is not None and kin.names_any(t, found)]
 
     def _public(self, entry_id: int) -> bool:
         # `public` is kept sorted (_add_kin).

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import orjson
 
-from memctl.classify import kin
+from memctl.classify import home, kin
 
 MEMORY = "# 长期记忆\n\n## 家庭\n\n- 儿子小宇，14 岁，初二\n- 回答要简短\n"
 HISTORY = (
@@ -70,3 +70,24 @@ def test_a_storys_kinship_word_introduces_no_relative() -> None:
 def test_a_characters_name_stays_public_across_the_home(tree, import_json, query):
     import_json(tree({"ws/MEMORY.md": PLAYER, "ws/memory/2026-11-29.md": SESSION}))
     assert _audiences(query)["Oswin got the Bell-Ward amulet back from the vault"] == "public"
+
+
+def _line(i: int, text: str, audience: str = "public", realm: str = "real") -> home.Line:
+    return home.Line(i, text, realm, False, "episodic", audience, False, False)
+
+
+def test_the_homes_family_whatever_order_its_files_come_in() -> None:
+    """`memctl classify` reads a home file by file, so its ids need not grow."""
+    evidence = home.Evidence()
+    evidence.add("ws/memory/HISTORY.md", [_line(7, "小宇鼻炎发作，请假一天"), _line(9, "下雨了")])
+    evidence.add(
+        "ws/memory/MEMORY.md", [_line(2, "儿子小宇，14 岁", "private"), _line(3, "小宇爱吃面")]
+    )
+    texts = {2: "儿子小宇，14 岁", 3: "小宇爱吃面", 7: "小宇鼻炎发作，请假一天", 9: "下雨了"}
+    assert sorted(evidence.family(texts)) == [3, 7]
+    assert evidence.family({3: texts[3]}) == [3]  # one file's texts, as at import
+    # A story's line names no relative of the user's.
+    story = home.Evidence()
+    story.add("ws/MEMORY.md", [_line(1, "Brother Oswin Hale, human cleric", realm="fictional")])
+    story.add("ws/memory/2026-11-29.md", [_line(2, "Oswin got the amulet")])
+    assert story.family({2: "Oswin got the amulet"}) == []
