@@ -261,7 +261,7 @@ def job_words(statements: Iterable[str]) -> frozenset[str]:
     language uses rarely (语文, 主厨; not 老师, 学校), a Latin word written as a name inside the
     line (Shopify, Ledgerly; not "public", "school")."""
     t = rules.lexicon().thresholds
-    counts = _dictionary_counts()
+    counts = kin.dictionary_counts()
     found: set[str] = set()
     for text in statements:
         names = {m.group(1).lower() for m in _NAME.finditer(text)}
@@ -286,10 +286,3 @@ def names_any(text: str, words: frozenset[str]) -> bool:
     if not any(w in folded for w in words):
         return False
     return not words.isdisjoint(segment.words(folded))
-
-
-@cache
-def _dictionary_counts() -> dict[str, int]:
-    tokenizer = segment.jieba().dt
-    tokenizer.check_initialized()
-    return dict(tokenizer.FREQ)

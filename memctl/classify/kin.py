@@ -33,6 +33,8 @@ class _Kin:
     cjk: re.Pattern[str]  # any of `words` (before segmenting)
     glue: frozenset[str]  # between the word and the name: 叫, 是…
     forms: tuple[re.Pattern[str], ...]  # given-name forms jieba does not tag as names
+    form_max_count: int  # a form-matched word more common than this is a word, no name
+    longest: int  # a tagged name longer than this is a foreign term (阿尔茨海默), no name
     most: int  # more names than this are no family (a story's cast, generated text)
     # Before a kinship word: the relative is a named person's ("Theo's dad Sam", "小宇的妈妈王蕾").
     latin_owner: re.Pattern[str]
@@ -53,6 +55,8 @@ def _kin() -> _Kin:
         cjk=re.compile(cjk),
         glue=frozenset(raw["cjk_glue"]),
         forms=tuple(re.compile(p) for p in raw["cjk_name_forms"]),
+        form_max_count=int(raw["cjk_form_max_count"]),
+        longest=int(raw["cjk_name_max_chars"]),
         most=int(raw["most_names"]),
         latin_owner=re.compile(raw["latin_owner"]),
         cjk_owner=frozenset(raw["cjk_owner"]),
@@ -83,8 +87,23 @@ def _cjk_names(text: str, k: _Kin) -> Iterable[str]:
             continue
         if len(name) == 1 and j + 1 < len(tokens) and tokens[j + 1][1].startswith("nr"):
             yield name + tokens[j + 1][0]
-        elif tokens[j][1].startswith("nr") or any(f.fullmatch(name) for f in k.forms):
+        elif tokens[j][1].startswith("nr"):
+            if len(name) <= k.longest:
+                yield name
+        elif any(f.fullmatch(name) for f in k.forms) and _count(name) <= k.form_max_count:
             yield name
+
+
+@cache
+def dictionary_counts() -> dict[str, int]:
+    """How often jieba's dictionary has each word (memctl.segment's dictionary)."""
+    tokenizer = segment.jieba().dt
+    tokenizer.check_initialized()
+    return dict(tokenizer.FREQ)
+
+
+def _count(word: str) -> int:
+    return dictionary_counts().get(word, 0)
 
 
 def _owned(owner: tuple[str, str], particle: str, k: _Kin) -> bool:

@@ -413,3 +413,15 @@ def test_a_limit_on_the_assistants_acts_names_no_ones_value(line: str) -> None:
 )
 def test_a_limit_carrying_a_value_stays_private(line: str) -> None:
     assert classify(line).audience == "private"
+
+
+def test_a_common_word_after_a_kinship_word_is_no_name() -> None:
+    # The given-name forms (小 or 阿 and one more, a doubled character) take in words of the
+    # language ("女儿小学三年级", "接送：小区门口"), and jieba tags a medical term as a foreign
+    # name ("爸爸：阿尔茨海默早期"): learnt, they would make every line of the home naming a
+    # school, an estate or the illness private.
+    lines = ["女儿小学三年级", "接送：小区门口 8:00", "爸爸：阿尔茨海默早期"]
+    assert kin.names(lines) == frozenset()
+    assert kin.names(["女儿朵朵", "儿子乐乐今年5岁", "女儿小葵", "儿子小宇"]) == {
+        "朵朵", "乐乐", "小葵", "小宇",
+    }  # fmt: skip
