@@ -38,6 +38,7 @@ class _Kin:
     most: int  # more names than this are no family (a story's cast, generated text)
     # Before a kinship word: the relative is a named person's ("Theo's dad Sam", "小宇的妈妈王蕾").
     latin_owner: re.Pattern[str]
+    not_names: frozenset[str]  # capitalised words of the calendar: "Call dad Monday"
     cjk_owner: frozenset[str]  # the possessive particle after the owner's name: 的
 
 
@@ -59,6 +60,7 @@ def _kin() -> _Kin:
         longest=int(raw["cjk_name_max_chars"]),
         most=int(raw["most_names"]),
         latin_owner=re.compile(raw["latin_owner"]),
+        not_names=frozenset(raw["latin_not_names"]),
         cjk_owner=frozenset(raw["cjk_owner"]),
     )
 
@@ -115,9 +117,9 @@ def _owned(owner: tuple[str, str], particle: str, k: _Kin) -> bool:
 
 def _latin_names(text: str, k: _Kin) -> Iterable[str]:
     """Names the English patterns find; a relative of someone named ("Theo's dad Sam") is
-    not the user's."""
+    not the user's, and a day, a month or a holiday ("Call dad Monday") is no one."""
     for m in (m for p in k.latin for m in p.finditer(text)):
-        if not k.latin_owner.search(text, 0, m.start()):
+        if not k.latin_owner.search(text, 0, m.start()) and m.group("name") not in k.not_names:
             yield m.group("name")
 
 

@@ -425,3 +425,14 @@ def test_a_common_word_after_a_kinship_word_is_no_name() -> None:
     assert kin.names(["女儿朵朵", "儿子乐乐今年5岁", "女儿小葵", "儿子小宇"]) == {
         "朵朵", "乐乐", "小葵", "小宇",
     }  # fmt: skip
+
+
+def test_a_day_a_month_or_a_holiday_after_a_kinship_word_is_no_name() -> None:
+    # "Call dad Monday": learnt, the day would make every line of the home naming it private.
+    lines = [
+        "Call dad Monday about the boiler",
+        "Visit mum Sunday afternoon",
+        "Dad Christmas dinner",
+    ]
+    assert kin.names([*lines, "My son Year 4 teacher is Ms Reed", "mother December trip"]) == set()
+    assert kin.names(["Grandma Jan visits", "Call dad Monday, son Theo too"]) == {"Jan", "Theo"}
