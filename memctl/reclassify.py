@@ -3,6 +3,7 @@ leaving what a person decided as they decided it."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import orjson
@@ -39,7 +40,11 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     homes: dict[str | None, home.Evidence] = {}
     texts: dict[int, str] = {}
     for path, live in by_file.items():
-        relatives = confidential.people(entry["content"] for entry, _ in live)
+        relatives = confidential.people(
+            [entry["content"] for entry, _ in live],
+            [first["section"] if first else None for _, first in live],
+            path,
+        )
         found = [(entry, first, _classify(entry, first, relatives)) for entry, first in live]
         realms = scopes(
             [
@@ -59,8 +64,12 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     to_work = {
         i for evidence in homes.values() if evidence.serves_job(texts) for i in evidence.candidates
     } | set(home.project_work(homes))
+    # And a relative one file of a home introduced is family in its other files (home.Evidence).
+    family = {i for evidence in homes.values() for i in evidence.family(texts)}
     for entry, first, c, realm in settled:
         realm = home.WORK if entry["id"] in to_work else realm
+        if entry["id"] in family:
+            c = dataclasses.replace(c, audience="private")
         planned.extend(_change(entry, first, c, realm, decided))
     if not dry_run and planned:
         with user.store.transaction():

@@ -10,7 +10,7 @@ patterns live in memctl/data/classify.toml, [confidential].
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -45,8 +45,11 @@ def clients(texts: Iterable[str]) -> frozenset[str]:
     return frozenset(found) if len(found) <= lex.most else frozenset()
 
 
-def people(texts: Iterable[str]) -> frozenset[str]:
-    """Whom a file's lines name privately: the relatives it introduces (kin.names) and the
-    clients it declares confidential (clients). A line naming one is private."""
+def people(
+    texts: Iterable[str], sections: Sequence[str | None] = (), path: str | None = None
+) -> frozenset[str]:
+    """Whom a file's lines name privately: the relatives it introduces (kin.names; `sections`
+    and `path` say where each line is) and the clients it declares confidential (clients).
+    A line naming one is private."""
     lines = list(texts)
-    return kin.names(lines) | clients(lines)
+    return kin.names(lines, sections, path) | clients(lines)

@@ -24,23 +24,32 @@ know-how that says no realm is the job's too (`project_work`).
 
 One pass: `Evidence.add` per file as it is settled (counts and ids; text only of the job
 statements), then `Evidence.serves_job` with the texts of the candidate lines.
+
+The same evidence carries the relatives the home's files introduce (memctl.classify.kin): a
+relative one file introduces ("儿子小宇，14 岁") is family where another file of the home names
+them ("小宇鼻炎发作，请假一天"; TAXONOMY.md, Audience: family is private). `Evidence.family`
+gives those lines, from the texts of the public lines.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import pairwise
 from pathlib import PurePath
 from typing import NamedTuple
 
 from memctl import segment
-from memctl.classify import rules
+from memctl.classify import kin, rules
 
 WORK = "work"
 REAL = "real"
+FICTIONAL = "fictional"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # A capitalised word not opening the line, a list item or a sentence, nor a label ("**Notes:**",
 # "Name:"): a name (Shopify, Ledgerly), its possessive 's dropped.
@@ -144,7 +153,15 @@ class Evidence:
     # A project file's rules as its file settled them: work when all that say no realm took it.
     project_work: bool = False
 
+    # The relatives the home's files introduce (kin.names, file by file), the public lines
+    # not of a story that may name one, and their files.
+    relatives: set[str] = field(default_factory=set)
+    public: array[int] = field(default_factory=lambda: array("q"))
+    public_paths: list[str] = field(default_factory=list)
+
     def add(self, path: str | None, lines: Iterable[Line]) -> None:
+        lines = list(lines)
+        self._add_kin(path, lines)
         roles = rules.file_roles(path) if path is not None else frozenset()
         if "project" in roles:
             uncued = {line.realm for line in lines if not line.cued}
@@ -176,6 +193,35 @@ class Evidence:
                 self.candidates.append(line.id)
         if path is not None and len(self.candidates) > had:
             self.paths.append(path)
+
+    def _add_kin(self, path: str | None, lines: list[Line]) -> None:
+        # A story's kinship words introduce its characters ("Brother Oswin Hale, human
+        # cleric"), no one of the user's family.
+        self.relatives |= kin.names(line.text for line in lines if line.realm != FICTIONAL)
+        had = len(self.public)
+        self.public.extend(
+            line.id for line in lines if line.audience != "private" and line.realm != FICTIONAL
+        )
+        # An import writes ids in order; `memctl classify` reads a home file by file.
+        if any(a > b for a, b in pairwise(self.public[max(had - 1, 0) :])):
+            self.public = array("q", sorted(self.public))
+        if path is not None and len(self.public) > had:
+            self.public_paths.append(path)
+
+    def family(self, texts: Mapping[int, str]) -> list[int]:
+        """The public lines among `texts` (a file's new entries) that name a relative one of
+        the home's files introduced; none when the home names more people than a family has."""
+        if not self.relatives or len(self.relatives) > kin.most_names():
+            return []
+        found = frozenset(self.relatives)
+        # The smaller side is walked: a file's texts at import, the home's lines in classify.
+        ids = self.public if len(self.public) < len(texts) else filter(self._public, texts)
+        return [i for i in ids if (t := texts.get(i)) is not None and kin.names_any(t, found)]
+
+    def _public(self, entry_id: int) -> bool:
+        # `public` is kept sorted (_add_kin).
+        at = bisect.bisect_left(self.public, entry_id)
+        return at < len(self.public) and self.public[at] == entry_id
 
     def serves_job(self, texts: Mapping[int, str]) -> bool:
         """Whether the home serves the user's job; `texts` holds the candidates' texts."""
@@ -217,7 +263,7 @@ def job_words(statements: Iterable[str]) -> frozenset[str]:
     language uses rarely (语文, 主厨; not 老师, 学校), a Latin word written as a name inside the
     line (Shopify, Ledgerly; not "public", "school")."""
     t = rules.lexicon().thresholds
-    counts = _dictionary_counts()
+    counts = kin.dictionary_counts()
     found: set[str] = set()
     for text in statements:
         names = {m.group(1).lower() for m in _NAME.finditer(text)}
@@ -242,10 +288,3 @@ def names_any(text: str, words: frozenset[str]) -> bool:
     if not any(w in folded for w in words):
         return False
     return not words.isdisjoint(segment.words(folded))
-
-
-@cache
-def _dictionary_counts() -> dict[str, int]:
-    tokenizer = segment.jieba().dt
-    tokenizer.check_initialized()
-    return dict(tokenizer.FREQ)

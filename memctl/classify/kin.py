@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -33,7 +33,13 @@ class _Kin:
     cjk: re.Pattern[str]  # any of `words` (before segmenting)
     glue: frozenset[str]  # between the word and the name: 叫, 是…
     forms: tuple[re.Pattern[str], ...]  # given-name forms jieba does not tag as names
+    form_max_count: int  # a form-matched word more common than this is a word, no name
+    longest: int  # a tagged name longer than this is a foreign term (阿尔茨海默), no name
     most: int  # more names than this are no family (a story's cast, generated text)
+    # Before a kinship word: the relative is a named person's ("Theo's dad Sam", "小宇的妈妈王蕾").
+    latin_owner: re.Pattern[str]
+    not_names: frozenset[str]  # capitalised words of the calendar: "Call dad Monday"
+    cjk_owner: frozenset[str]  # the possessive particle after the owner's name: 的
 
 
 @cache
@@ -50,7 +56,12 @@ def _kin() -> _Kin:
         cjk=re.compile(cjk),
         glue=frozenset(raw["cjk_glue"]),
         forms=tuple(re.compile(p) for p in raw["cjk_name_forms"]),
+        form_max_count=int(raw["cjk_form_max_count"]),
+        longest=int(raw["cjk_name_max_chars"]),
         most=int(raw["most_names"]),
+        latin_owner=re.compile(raw["latin_owner"]),
+        not_names=frozenset(raw["latin_not_names"]),
+        cjk_owner=frozenset(raw["cjk_owner"]),
     )
 
 
@@ -65,10 +76,11 @@ def _posseg() -> Any:
 
 def _cjk_names(text: str, k: _Kin) -> Iterable[str]:
     """Names right after a Chinese kinship word: a word jieba tags as a person's name (nr),
-    a one-character surname before one (张 + 小雨), or a given-name form (朵朵, 小葵)."""
+    a one-character surname before one (张 + 小雨), or a given-name form (朵朵, 小葵). Not
+    after a named person's 的 ("小宇的妈妈王蕾"): that is 小宇's relative, maybe the user."""
     tokens = [(t.word, t.flag) for t in _posseg().cut(text)]
     for i, (word, _) in enumerate(tokens):
-        if word not in k.words:
+        if word not in k.words or (i >= 2 and _owned(tokens[i - 2], tokens[i - 1][0], k)):
             continue
         j = i + 1
         while j < len(tokens) and tokens[j][0] in k.glue:
@@ -77,28 +89,74 @@ def _cjk_names(text: str, k: _Kin) -> Iterable[str]:
             continue
         if len(name) == 1 and j + 1 < len(tokens) and tokens[j + 1][1].startswith("nr"):
             yield name + tokens[j + 1][0]
-        elif tokens[j][1].startswith("nr") or any(f.fullmatch(name) for f in k.forms):
+        elif tokens[j][1].startswith("nr"):
+            if len(name) <= k.longest:
+                yield name
+        elif any(f.fullmatch(name) for f in k.forms) and _count(name) <= k.form_max_count:
             yield name
 
 
-def names(texts: Iterable[str]) -> frozenset[str]:
+@cache
+def dictionary_counts() -> dict[str, int]:
+    """How often jieba's dictionary has each word (memctl.segment's dictionary)."""
+    tokenizer = segment.jieba().dt
+    tokenizer.check_initialized()
+    return dict(tokenizer.FREQ)
+
+
+def _count(word: str) -> int:
+    return dictionary_counts().get(word, 0)
+
+
+def _owned(owner: tuple[str, str], particle: str, k: _Kin) -> bool:
+    """Whether `owner` + `particle` before a kinship word is a named person's (小宇 + 的)."""
+    word, flag = owner
+    named = flag.startswith("nr") or any(f.fullmatch(word) for f in k.forms)
+    return particle in k.cjk_owner and named and word not in k.words
+
+
+def _latin_names(text: str, k: _Kin) -> Iterable[str]:
+    """Names the English patterns find; a relative of someone named ("Theo's dad Sam") is
+    not the user's, and a day, a month or a holiday ("Call dad Monday") is no one."""
+    for m in (m for p in k.latin for m in p.finditer(text)):
+        if not k.latin_owner.search(text, 0, m.start()) and m.group("name") not in k.not_names:
+            yield m.group("name")
+
+
+def names(
+    texts: Iterable[str], sections: Sequence[str | None] = (), path: str | None = None
+) -> frozenset[str]:
     """The names the kinship words of `texts` introduce; none when there are more than a
-    family has (classify.toml, [kin] most_names)."""
+    family has (classify.toml, [kin] most_names). `sections` (one per text) and `path`: where
+    each line is, so that a story's line, whose kinship words introduce its characters
+    ("Brother Oswin Hale, human cleric" under "## My character"), introduces no one."""
     k = _kin()
     found: set[str] = set()
-    for text in texts:
+    lines = list(texts)
+    for text, section in zip(lines, sections or [None] * len(lines), strict=True):
         if not k.any_word.search(text.lower()):
             continue
-        named = {m.group("name") for p in (*k.latin, *k.whose) for m in p.finditer(text)}
+        named = {m.group("name") for p in k.whose for m in p.finditer(text)}
+        named.update(_latin_names(text, k))
         if k.cjk.search(text):
             named.update(_cjk_names(text, k))
         # A partner of a law firm or a business is a job's title: a line about the job
-        # (realm work) introduces no relative.
-        if named and rules.score(text, path=None, section=None, category=None).realm != "work":
+        # (realm work) introduces no relative, nor a line of a story.
+        if named and _family_realm(text, section, path):
             found |= named
         if len(found) > k.most:
             return frozenset()
     return frozenset(found)
+
+
+def _family_realm(text: str, section: str | None, path: str | None) -> bool:
+    realm = rules.score(text, path=path, section=section, category=None).realm
+    return realm not in ("work", "fictional")
+
+
+def most_names() -> int:
+    """More names than this are no family ([kin] most_names)."""
+    return _kin().most
 
 
 def names_any(text: str, found: frozenset[str]) -> bool:

@@ -29,7 +29,13 @@ Job = tuple[str, str | None, str | None, str, str | None, str | None, frozenset[
 def start(batch: list[Accepted], helper: Helper | None = None) -> Shared[Job, dict[str, Any]]:
     """Classification of `batch` begun; its results are taken from the returned share. Forks
     only for a file whose accepting forked too: the classifier is loaded by then."""
-    relatives = confidential.people(a.content for a in batch)
+    relatives = (
+        confidential.people(
+            [a.content for a in batch], [a.record.section for a in batch], batch[0].record.path
+        )
+        if batch
+        else frozenset()
+    )
     fork = len(batch) >= accept.PARALLEL_MIN
     return Shared(
         [job(a, relatives) for a in batch], classified, fork=fork, helper=helper if fork else None
@@ -123,3 +129,12 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
     taken = {row["id"] for row in rows}
     rows.extend({"id": i, "realm": home.WORK} for i in home.project_work(homes) if i not in taken)
     store.entries.amend_new(rows)
+    # A relative one file of the home introduced, named in another, is family (home.Evidence).
+    family: list[dict[str, Any]] = []
+    for evidence in homes.values():
+        if not evidence.relatives:
+            continue
+        for path in evidence.public_paths:
+            texts = store.sources.texts_of_new(path)
+            family.extend({"id": i, "audience": "private"} for i in evidence.family(texts))
+    store.entries.amend_new(family)

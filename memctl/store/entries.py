@@ -336,7 +336,7 @@ class Entries:
 
 
 # What the import settles about entries it just wrote: the file's realm and the fact it implies.
-_AMENDABLE = FACT_FIELDS | {"realm"}
+_AMENDABLE = FACT_FIELDS | {"realm", "audience"}
 
 
 def _check_editable(fields: Iterable[str]) -> None:

@@ -371,3 +371,68 @@ def test_a_price_by_the_month_without_a_sign_is_a_persons_money(line: str, audie
 )
 def test_a_folder_named_private_is_no_mark(line: str, audience: str) -> None:
     assert classify(line).audience == audience
+
+
+def test_a_relative_of_someone_named_is_not_the_users_relative() -> None:
+    # "小宇的妈妈王蕾": 王蕾 is 小宇's mother, said by the user about herself; the user's own name
+    # is no relative of hers, and 小宇 (whose mother she is) is her child.
+    lines = ["- 用户：小宇的妈妈王蕾，小宇今年初二", "Theo's dad Sam picks him up on Fridays"]
+    found = kin.names(lines)
+    assert "王蕾" not in found and "Sam" not in found
+    assert classify("王蕾喜欢简短的回答", relatives=found).audience == "public"
+    # The kinship word with no one named before it still introduces its name.
+    assert kin.names(["女儿王丽在深圳", "Partner Sam, son Theo"]) == {"王丽", "Sam", "Theo"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 要汇款、打款的事一律不办，让她自己去银行",
+        "- 妈妈的检查结果不要发到亲戚群，只发给我",
+        "Never approve a payment over €400 for the flat; ask my sister first",
+        "Never post my dad's medical appointments in the family chat",
+        "不要替爸爸签字，哪怕是医院的单子",
+    ],
+)
+def test_a_limit_on_the_assistants_acts_names_no_ones_value(line: str) -> None:
+    # TAXONOMY.md: the money it must not move, the illness it must not post, whom to send the
+    # user to are kinds of act (boundary), not a person's health, family or money.
+    assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Never pay anything to account GB29 NWBK 6016 1331 9268 19 again",
+        "Never email anything to mum@example.com about the will",
+        "不要替妈妈签字，她住在幸福路 18 号",
+        "Never sign anything for my dad; his lawyer is at 14 Beckett Street",
+        # A named illness is a fact about him, whatever the limit says.
+        "Never post anything about my son's asthma in the school group",
+    ],
+)
+def test_a_limit_carrying_a_value_stays_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+def test_a_common_word_after_a_kinship_word_is_no_name() -> None:
+    # The given-name forms (小 or 阿 and one more, a doubled character) take in words of the
+    # language ("女儿小学三年级", "接送：小区门口"), and jieba tags a medical term as a foreign
+    # name ("爸爸：阿尔茨海默早期"): learnt, they would make every line of the home naming a
+    # school, an estate or the illness private.
+    lines = ["女儿小学三年级", "接送：小区门口 8:00", "爸爸：阿尔茨海默早期"]
+    assert kin.names(lines) == frozenset()
+    assert kin.names(["女儿朵朵", "儿子乐乐今年5岁", "女儿小葵", "儿子小宇"]) == {
+        "朵朵", "乐乐", "小葵", "小宇",
+    }  # fmt: skip
+
+
+def test_a_day_a_month_or_a_holiday_after_a_kinship_word_is_no_name() -> None:
+    # "Call dad Monday": learnt, the day would make every line of the home naming it private.
+    lines = [
+        "Call dad Monday about the boiler",
+        "Visit mum Sunday afternoon",
+        "Dad Christmas dinner",
+    ]
+    assert kin.names([*lines, "My son Year 4 teacher is Ms Reed", "mother December trip"]) == set()
+    assert kin.names(["Grandma Jan visits", "Call dad Monday, son Theo too"]) == {"Jan", "Theo"}
