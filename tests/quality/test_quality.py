@@ -73,8 +73,8 @@ def test_homes_are_split_by_the_rule_of_how2() -> None:
     """dev2/test2: by home folder and kind, SHA-1 order of the path under homes/, alternately;
     the third set's homes (folders ending in `-3`, split.json's `how3`) alternately dev3/test3,
     the fourth set's (`-4`, `how4`) alternately dev4/test4, the fifth set's (`-5`, `how5`)
-    alternately dev5/test5, the sixth set's (`-6`, `how6`) alternately dev6/test6, the seventh set's (`-7`, `how7`)
-    alternately dev7/test7."""
+    alternately dev5/test5, the sixth set's (`-6`, `how6`) alternately dev6/test6, the
+    seventh set's (`-7`, `how7`) alternately dev7/test7."""
     groups: dict[tuple[str, bool], list[str]] = defaultdict(list)
     homes = {key: half for key, half in split().items() if key.startswith("homes:")}
     for key in homes:
