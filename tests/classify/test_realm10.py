@@ -43,3 +43,63 @@ def test_a_relatives_shop_a_wish_or_a_plain_introduction_is_no_job_statement(tex
     # Not the user's business (a relative's, one wished for, one held before), nor a
     # self-introduction that names no post.
     assert classify(text, path=MEMORY, section="Memory > 用户").realm != "work", text
+
+
+@pytest.mark.parametrize(
+    ("text", "section"),
+    [
+        ("- 面粉：城北粮油老张，周结", "Memory > 供应商"),
+        ("- 大米：每周二送货", "Memory > 店里 > 进货"),
+        ("| 小李 | 收银 | 周二休 |", "Memory > 店里 > 员工"),
+        ("- Flour from Hartley Mills, invoiced monthly", "Notes > Suppliers"),
+        ("- Jess covers Saturdays", "Notes > Staff"),
+    ],
+)
+def test_a_heading_naming_a_business_its_staff_or_its_suppliers_makes_its_lines_work(
+    text: str, section: str
+) -> None:
+    # TAXONOMY.md, Realm: a business the user runs is work, its staff and suppliers too: a
+    # heading over them ("供应商", "员工", "店里", "Suppliers", "Staff") says the realm of
+    # lines that name no business word of their own, as "Clients" does.
+    assert classify(text, path=MEMORY, section=section).realm == "work", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- 学徒小王 12 月起转正，试用期满",
+        "- 阿强底薪 3800 + 提成 10%",
+        "- 水泥：经销商月结，每月 25 号对账",
+        "- Ask the wholesaler about the year-end rebate",
+        "- Apprentice pay rises to £9.50 after probation",
+        "- Stream peaked at 380 viewers, 12 new subscribers",
+        "- Post the go-live message an hour before; sponsor segment at 21:00",
+    ],
+)
+def test_a_business_s_staff_trade_and_audience_are_work(text: str) -> None:
+    # What a business pays its staff (base pay, commission, probation, an apprentice), how it
+    # trades with its suppliers (a distributor, monthly settlement, a rebate) and the audience a
+    # channel is run for (viewers, subscribers, a sponsor) are the business's (TAXONOMY.md,
+    # Realm: a business, its team and its clients), though pay reads as money of one's own.
+    assert classify(text, path=MEMORY, section="Memory > 2026-11-29").realm == "work", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- 这个月工资到账后转 3000 进定投",
+        "- 周末去批发市场买了两箱橙子",
+        "- Watched Mira's stream last night, great chat",
+        "- Staff at the hotel were lovely",
+    ],
+)
+def test_ones_own_pay_shopping_or_watching_a_stream_stays_real(text: str) -> None:
+    # One's own pay and savings, buying at a wholesale market, watching someone's stream:
+    # the person's own life.
+    assert classify(text, path=MEMORY, section="Memory > 2026-11-29").realm != "work", text
+
+
+def test_payslips_for_a_visa_are_the_persons_papers() -> None:
+    # A payslip is as often the person's own papers as a business's payroll.
+    text = "- The visa office wants 3 payslips and the tenancy contract"
+    assert classify(text, path=MEMORY, section="Memory > Visa").realm != "work"
