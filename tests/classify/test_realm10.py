@@ -103,3 +103,53 @@ def test_payslips_for_a_visa_are_the_persons_papers() -> None:
     # A payslip is as often the person's own papers as a business's payroll.
     text = "- The visa office wants 3 payslips and the tenancy contract"
     assert classify(text, path=MEMORY, section="Memory > Visa").realm != "work"
+
+
+def _work_file(section: str, line: str) -> list[tuple[str | None, str, str, bool]]:
+    """A business's MEMORY.md: six lines that say work, and `line` under `section`, saying
+    nothing of its realm (the prior's real)."""
+    shop = [
+        ("Memory > 规则", f"- 差评 24 小时内回复，先道歉（{n}）", "work", True) for n in range(6)
+    ]
+    return [*shop, (section, line, "real", False)]
+
+
+@pytest.mark.parametrize(
+    "section", ["Memory > 用户", "Memory > 用户信息", "Notes > User Information"]
+)
+def test_a_line_under_a_heading_about_the_person_takes_no_work_from_its_file(section: str) -> None:
+    # As a file about the user (USER.md): a heading naming the person says the lines under it
+    # are theirs. Their routine takes neither the file's realm nor the home's job (flagged as
+    # settled by its section, so the home does not count it as know-how that may be the job's).
+    from memctl.classify import scopes
+
+    found = scopes(_work_file(section, "- 每天早上 7 点去游泳，9 点前别发消息"), "/w/MEMORY.md")
+    assert found[-1] == (None, True)
+
+
+def test_a_line_under_another_heading_still_takes_its_files_work() -> None:
+    from memctl.classify import scopes
+
+    found = scopes(_work_file("Memory > 规则", "- 每天早上 7 点前开门"), "/w/MEMORY.md")
+    assert found[-1] == ("work", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "section"),
+    [
+        ('- 叫她"陈姐"就行，别叫老板娘', "Memory > 用户信息"),
+        ("- Call me Sam at work and at home; never 'boss'", "Notes > People"),
+    ],
+)
+def test_how_the_two_address_each_other_is_never_work(text: str, section: str) -> None:
+    # TAXONOMY.md, Realm: the relationship is real (as the persona is), whatever word of the
+    # job the line uses (老板, boss, work).
+    c = classify(text, path=MEMORY, section=section)
+    assert (c.layer, c.realm) == ("relationship", "real"), text
+
+
+@pytest.mark.parametrize("text", ["- 周六上午去上瑜伽课", "- 狗狗每年 5 月打疫苗"])
+def test_a_heading_naming_the_home_makes_its_lines_real(text: str) -> None:
+    # "家里" (at home) names the person's home life, as "家庭" and "Home & life" do.
+    assert classify(text, path=MEMORY, section="Memory > 家里").realm_cued is True
+    assert classify(text, path=MEMORY, section="Memory > 家里").realm == "real"
