@@ -153,3 +153,9 @@ def test_a_heading_naming_the_home_makes_its_lines_real(text: str) -> None:
     # "家里" (at home) names the person's home life, as "家庭" and "Home & life" do.
     assert classify(text, path=MEMORY, section="Memory > 家里").realm_cued is True
     assert classify(text, path=MEMORY, section="Memory > 家里").realm == "real"
+
+
+def test_a_storys_apprentice_is_no_business_staff() -> None:
+    # An apprentice is as often a story's as a business's.
+    text = "- 铁匠的学徒阿青偷走了地图"
+    assert classify(text, path=MEMORY, section="Memory > 跑团 > 角色").realm != "work"
