@@ -37,6 +37,8 @@ def test_a_business_one_runs_or_a_post_one_holds_is_a_job_statement(
         "- 以前开过一家书店，2019 年关了",
         "- I'm Sam, living in Leeds with my partner and two cats",
         "- I'm Sam Reyes, 41, at home most days since the surgery",
+        "- I'm Jo Park, Tom's partner of ten years",  # "partner", "owner" name no post here
+        "- I'm Jo Park, proud owner of two greyhounds",
     ],
 )
 def test_a_relatives_shop_a_wish_or_a_plain_introduction_is_no_job_statement(text: str) -> None:
