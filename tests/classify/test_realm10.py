@@ -75,7 +75,7 @@ def test_a_heading_naming_a_business_its_staff_or_its_suppliers_makes_its_lines_
         "- Ask the wholesaler about the year-end rebate",
         "- Apprentice pay rises to £9.50 after probation",
         "- Stream peaked at 380 viewers, 12 new subscribers",
-        "- Post the go-live message an hour before; sponsor segment at 21:00",
+        "- Sponsor segment at 21:00, read the brief out first",
     ],
 )
 def test_a_business_s_staff_trade_and_audience_are_work(text: str) -> None:
