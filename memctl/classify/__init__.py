@@ -162,7 +162,8 @@ def scopes(
     above) settled it, not its file's nor only its sibling sections' under a title. A heading
     that sets its section apart ("Gigs (paid)" in a file about the person: role "section
     apart") says its lines' realm of that section only: they count for neither the file nor
-    the headings above, and come flagged so that their home does not count them either.
+    the headings above, and come flagged so that their home does not count them either. A line
+    under a heading about the person ("## 用户", "User Information") takes no work (_persons_own).
     """
     t = rules.lexicon().thresholds
     roles = rules.file_roles(path) if path is not None else frozenset()
@@ -213,12 +214,23 @@ def scopes(
             found.append((None, off))
             continue
         if not section or file is not None:
-            found.append((file, False))
+            found.append(_persons_own(section, (file, False)))
             continue
         if section not in known:
             known[section] = settled(section)
-        found.append(known[section])
+        found.append(_persons_own(section, known[section]))
     return found
+
+
+def _persons_own(section: str | None, scoped: tuple[str | None, bool]) -> tuple[str | None, bool]:
+    """A line under a heading about the person ("## 用户", "User Information": rules.
+    about_person) is theirs, as the lines of a file about the user are: it takes no work from
+    its file or its section, and comes flagged as settled by its section, so that its home
+    does not count it as know-how that may be the job's (memctl.classify.home)."""
+    if not section or not rules.about_person(section):
+        return scoped
+    realm, _ = scoped
+    return (None if realm == "work" else realm, True)
 
 
 def _section_votes(

@@ -237,6 +237,8 @@ def _layer_weights(cue: Cue) -> list[float]:
 APART = "section apart"
 # The role of a text cue saying what the user does for a living.
 JOB_STATEMENT = "job statement"
+# The role of a section cue whose heading names the user as its subject ("## 用户", "About me").
+ABOUT_PERSON = "about the person"
 
 
 @cache
@@ -275,6 +277,21 @@ def apart_realm(section: str) -> str | None:
             if realms:
                 return realms[0]
     return None
+
+
+@lru_cache(maxsize=4096)
+def about_person(section: str) -> bool:
+    """Whether the nearest heading in `section` (a trailing date-only one left out) names the
+    user as its subject (a section cue with role "about the person": "## 用户", "About me")."""
+    cues = lexicon().cues
+    nearest = _named_section(section).rsplit(" > ", 1)[-1]
+    return any(cues[i].role == ABOUT_PERSON for i in _field_hits("section", nearest))
+
+
+@cache
+def _never_work_layers() -> frozenset[str]:
+    """The layers a line is never work in ([home] never_work_layers: the relationship)."""
+    return frozenset(table("home")["never_work_layers"])
 
 
 def file_roles(path: str) -> frozenset[str]:
@@ -373,6 +390,10 @@ def score(
     layer_share = _share(ranked[0][0], ranked[1][0], t["smoothing"])
 
     realm, realm_cued = _realm_of(totals, own, t)
+    # TAXONOMY.md, Realm: the relationship is real, whatever word of the job it uses
+    # ("叫他何师傅就行，别叫老板").
+    if realm == "work" and layer in _never_work_layers():
+        realm = "real"
 
     private_weight = totals.get("audience.private", 0.0)
     # A role-play character's illness or family is not the user's: only an explicit
