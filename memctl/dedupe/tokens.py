@@ -17,7 +17,8 @@ _SHIFT = 21
 _LONE = (1 << _SHIFT) - 1  # second half of a one-character text's only token
 _OWNER = 42  # bit where a text's number starts in the sort key (codes take 42 bits)
 # Texts per numpy pass: bounds the temporary arrays, ~8 int64 arrays as long as the chunk's
-# characters (at 1 << 14 long English notes, ~110 MiB above the sets at 50k records).
+# characters (put() of 50k English notes rose 110 MiB with 1 << 14 and the codes joined
+# before they were copied, 54 MiB now; tests/bench/engine_mem.py --trace).
 _CHUNK = 1 << 12
 # Characters below U+0800 (Latin, Greek, Cyrillic, Hebrew, Arabic…) come from small alphabets:
 # a text written mostly in them has only common bigrams (see jaccard.py, "dense").
