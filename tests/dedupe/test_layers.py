@@ -148,6 +148,17 @@ def test_light_is_nfkc_and_casefold(filler: int, text: str) -> None:
     assert light(text) == unicodedata.normalize("NFKC", text).casefold()
 
 
+@pytest.mark.parametrize(
+    ("text", "same"),
+    [("用户喜欢猫", True), ("user likes cats", True), ("猫" * 200, True), ("User", False),
+     ("用户，喜欢！猫：" * 30, False)],
+)  # fmt: skip
+def test_light_is_the_text_itself_when_nothing_changes(text: str, same: bool) -> None:
+    # The engine holds every new record's light text during add(): no second copy of it.
+    assert (light(text) is text) == same
+    assert light(text) == unicodedata.normalize("NFKC", text).casefold()
+
+
 def brute_force_pairs(sets: list[set[int]], threshold: float) -> set[tuple[int, int]]:
     """Every pair with Jaccard >= threshold, from exact intersection counts of all pairs."""
     vocab: dict[int, int] = {}
