@@ -183,13 +183,13 @@ class PairFinder:
         dense = rows[self._dense(rows)]
         if not len(dense):
             return
-        keys = self.hasher.band_keys(*self.tokens.gather(dense))
         if self._filled + len(dense) > len(self._bands):
-            grown = np.empty((max(self._filled + len(dense), 2 * len(self._bands)), keys.shape[1]),
-                             dtype=np.uint64)  # fmt: skip
+            grown = np.empty((max(self._filled + len(dense), 2 * len(self._bands)),
+                              self.hasher.bands), dtype=np.uint64)  # fmt: skip
             grown[: self._filled] = self._bands[: self._filled]
             self._bands = grown
-        self._bands[self._filled : self._filled + len(dense)] = keys
+        into = self._bands[self._filled : self._filled + len(dense)]
+        self.hasher.band_keys(*self.tokens.gather(dense), out=into)  # no copy of the keys
         self._slot[dense] = np.arange(self._filled, self._filled + len(dense))
         self._filled += len(dense)
 
@@ -216,8 +216,10 @@ class PairFinder:
         pairs = [_prefix_join(codes, offsets, dense, old, self.threshold, bound)]
         if self.hasher is not None and dense.any():
             on = np.flatnonzero(dense)
-            bands = self._bands[self._slot[rows[on]]]
-            pairs.append(_band_join(bands, on, np.diff(offsets), old, self.threshold, bound))
+            slots = self._slot[rows[on]]
+            pairs.append(
+                _band_join(self._bands, slots, on, np.diff(offsets), old, self.threshold, bound)
+            )
         keys = distinct(np.concatenate(pairs))
         return keys >> 32, keys & 0xFFFFFFFF
 
@@ -385,24 +387,29 @@ def _prefix_join(
     index_key |= place[index_owner]
     order = _sorting(index_key)  # keys are distinct: the place makes them so
     index_key, index_owner, index_pos = index_key[order], index_owner[order], index_pos[order]
-    low = np.searchsorted(sorted_sizes, np.ceil(t * sizes - _EPS), "left")[x]
-    high = np.searchsorted(sorted_sizes, np.floor(sizes / t + _EPS), "right")[x]
+    low = np.searchsorted(sorted_sizes, np.ceil(t * sizes - _EPS), "left").astype(np.int32)[x]
+    high = np.searchsorted(sorted_sizes, np.floor(sizes / t + _EPS), "right").astype(np.int32)[x]
     # Probes in key order: searchsorted is several times faster on sorted queries.
-    by_key = _sorting((x_rank << bits) | low)
+    by_key = _sorting((x_rank.astype(np.int64) << bits) | low)
     x, x_rank, x_pos, low, high = (a[by_key] for a in (x, x_rank, x_pos, low, high))
-    n_x = sizes[x]
+    del by_key
     found = _PairSet()
     for c in (0, 1, 2, 3):
         sel = np.flatnonzero(~dense[x]) if c & 1 else np.arange(len(x))
-        base = (c * vocab + x_rank[sel]) << bits
+        base = (x_rank[sel].astype(np.int64) + c * vocab) << bits
         upper = place[x[sel]] if c >= 2 else high[sel]  # new: smaller than x; old: any size
         lo = np.searchsorted(index_key, base | low[sel], "left")
         hi = np.searchsorted(index_key, base | upper, "left")
+        # Only the probes that meet something: most meet nothing (a dense probe, in a class
+        # of sparse sets), and each cost _passes() and spans() several int64s.
+        live = np.flatnonzero(hi > lo)
+        sel, lo, hi = sel[live], lo[live], hi[live]
+        del base, upper, live
         for part, lo_part, hi_part in _passes(lo, hi, _PAIRS_PER_PASS):
             which, at = spans(lo_part, hi_part)
             e = sel[part[which]]
-            px, py = x[e], index_owner[at]
-            nx, ny = n_x[e], sizes[py]
+            px, py = x[e].astype(np.int64), index_owner[at].astype(np.int64)
+            nx, ny = sizes[px], sizes[py]
             # ppjoin's positional filter: after the first common token, at most this many.
             room = 1 + np.minimum(nx - 1 - x_pos[e], ny - 1 - index_pos[at])
             ok = room >= np.ceil(t / (1 + t) * (nx + ny) - _EPS)
@@ -470,7 +477,8 @@ def _prefixes(
     codes: np.ndarray, offsets: np.ndarray, indexed: np.ndarray, probing: np.ndarray
 ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
     """(set, rank, place in set) of the first indexed[i] and the first probing[i] tokens of
-    each set i, rarest first: rank 0 is the batch's rarest token (ties by code).
+    each set i, rarest first: rank 0 is the batch's rarest token (ties by code). As int32:
+    the six arrays are ~40 % of the tokens each, the largest temporaries of the join.
 
     Two in-place sorts of one packed int64 array (each token keyed by rarity and set) and
     block-by-block passes over it: no argsort, no scatter, no other array as long as the
@@ -520,9 +528,10 @@ def _prefixes(
         pos = np.arange(a, b, dtype=np.int64) - offsets[owner]
         for limit, out in zip((indexed, probing), picked, strict=True):
             at = np.flatnonzero(pos < limit[owner])
-            out[0].append(owner[at])
-            out[1].append(key[a:b][at] & rank_mask)
-            out[2].append(pos[at])
+            out[0].append(owner[at].astype(np.int32))
+            out[1].append((key[a:b][at] & rank_mask).astype(np.int32))
+            out[2].append(pos[at].astype(np.int32))
+    del key  # as long as the tokens: gone before the pieces are joined
     index_part, probe_part = (tuple(np.concatenate(col) for col in cols) for cols in picked)
     return index_part, probe_part
 
@@ -542,7 +551,10 @@ def _sorting(keys: np.ndarray) -> np.ndarray:
 
 _LOW21 = (1 << 21) - 1
 _BLOCK = 1 << 20  # entries per pass over a token-sized array
-_PAIRS_PER_PASS = 1 << 20  # candidate pairs per pass of the prefix join (~8 MB an array)
+# Candidate pairs per pass of the prefix join and per chunk of the band join: each pass holds
+# a dozen arrays this long (at 1 << 20, ~100 MiB of the import's peak; the passes' Python cost
+# is nothing beside their numpy work either way).
+_PAIRS_PER_PASS = 1 << 18
 _PAIRS_HELD = 1 << 21  # pair keys found again that may wait before they are merged (16 MB)
 
 
@@ -561,10 +573,29 @@ def _owners(offsets: np.ndarray, a: int, b: int) -> np.ndarray:
 
 
 def _band_join(
-    bands: np.ndarray, at: np.ndarray, sizes: np.ndarray, old: int, t: float, bound: _Bound
-) -> np.ndarray:
-    """Pairs of dense sets (positions `at`) agreeing on a whole band, with x >= old, sizes
-    within the length filter and passing the bitmap bound, as x << 32 | y."""
+    table: np.ndarray, slots: np.ndarray, at: np.ndarray, sizes: np.ndarray, old: int, t: float,
+    bound: _Bound,
+) -> np.ndarray:  # fmt: skip
+    """Pairs of dense sets (positions `at`, band keys table[slots]) agreeing on a whole band,
+    with x >= old, sizes within the length filter and passing the bitmap bound, as x << 32 | y.
+
+    A few bands at a time (~1M keys): all 64 at once, each of the sort's temporaries was
+    sets x 64 x 8 bytes (100 MiB at 200k English records, and there were eight of them)."""
+    found = _PairSet()
+    step = max(1, _BAND_KEYS // max(len(slots), 1))
+    for lo in range(0, table.shape[1], step):
+        _band_runs(table[slots, lo : lo + step], at, sizes, old, t, bound, found)
+    return found.keys()
+
+
+_BAND_KEYS = 1 << 20  # band keys sorted at once by the band join (8 MiB an array)
+
+
+def _band_runs(
+    bands: np.ndarray, at: np.ndarray, sizes: np.ndarray, old: int, t: float, bound: _Bound,
+    found: _PairSet,
+) -> None:  # fmt: skip
+    """_band_join over the bands given (sets x bands), into `found`."""
     n, b = bands.shape
     # All bands in one sort: (band, top bits of its key, set) packed in an int64. Sets whose
     # truncated keys agree are then checked on the whole key.
@@ -582,7 +613,6 @@ def _band_join(
     # Sets fit an int32; packed (sets x bands int64) is not needed past this point.
     member = (packed & ((1 << set_bits) - 1)).astype(np.int32)
     del packed
-    found = _PairSet()
     # A crowded key (every English text has "th", "he", "in"…: some bands' minima are the
     # same few common bigrams for thousands of sets) holds most of the pairs: those runs are
     # checked as blocks of a matrix, without gathering each pair.
@@ -599,9 +629,10 @@ def _band_join(
                 found.add(bound.block(at[run[lo:hi]], old, t))
     shared = (ends - starts > 1) & ~crowded  # most keys are one set's alone
     first, last = starts[shared], ends[shared]
-    # The other runs a chunk at a time (~1M pairs each): the temporaries stay small.
+    # The other runs a chunk at a time (_PAIRS_PER_PASS pairs each): the temporaries stay small.
     pairs = np.cumsum((last - first) * (last - first - 1) // 2)
-    cuts = np.searchsorted(pairs, np.arange(1 << 20, int(pairs[-1]) if len(pairs) else 0, 1 << 20))
+    limit = _PAIRS_PER_PASS
+    cuts = np.searchsorted(pairs, np.arange(limit, int(pairs[-1]) if len(pairs) else 0, limit))
     for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(first)], strict=True):
         head, tail = first[lo:hi], last[lo:hi]
         _, mine = spans(head, tail)  # every position in a shared run...
@@ -618,7 +649,6 @@ def _band_join(
         # Checked chunk by chunk: a near pair agrees on many bands and is checked again, but
         # the millions of chance collisions are never all held at once.
         found.add(keys[bound(keys >> 32, keys & 0xFFFFFFFF)])
-    return found.keys()
 
 
 _CROWDED = 64  # sets sharing one band key, from which a run is checked as a matrix
@@ -766,35 +796,53 @@ class MinHasher:
         self._seeds = rng.integers(0, 2**63, bands * rows, dtype=np.uint64)
         self._fold = rng.integers(1, 2**63, rows, dtype=np.uint64) | np.uint64(1)
 
-    def band_keys(self, codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    def band_keys(
+        self, codes: np.ndarray, offsets: np.ndarray, out: np.ndarray | None = None
+    ) -> np.ndarray:
         """(sets, bands) uint64 band keys of the sets codes[offsets[i]:offsets[i + 1]]
-        (each set non-empty)."""
+        (each set non-empty), written into `out` if given.
+
+        The minima (sets x 384 uint16: 768 bytes a set) are taken _KEY_SETS sets at a time
+        and folded into keys at once: whole, they and the folding's uint64 temporaries were
+        ~2 KB a set (400 MiB at 200k English records) above the keys themselves."""
+        n = len(offsets) - 1
+        keys = np.empty((n, self.bands), dtype=np.uint64) if out is None else out
+        if not n:
+            return keys
+        vocab = distinct(codes)
+        # Built a slice of the vocabulary at a time: whole, each uint64 temporary is
+        # vocabulary x 384 x 8 bytes (75 MB for tests/corpus.py's 200k records, growing
+        # with the vocabulary of a bigger store).
+        hashes = self.bands * self.rows
+        table = np.empty((len(vocab), hashes), dtype=np.uint16)
+        mixed = _mix(vocab.view(np.uint64))
+        for i in range(0, len(vocab), _TABLE_ROWS):
+            with np.errstate(over="ignore"):
+                part = (mixed[i : i + _TABLE_ROWS, None] ^ self._seeds[None, :]) * _M
+            table[i : i + _TABLE_ROWS] = part >> np.uint64(48)
+        for lo in range(0, n, _KEY_SETS):
+            hi = min(lo + _KEY_SETS, n)
+            part_codes = codes[offsets[lo] : offsets[hi]]
+            # int32: one per token of the sets, half the bytes.
+            ids = np.searchsorted(vocab, part_codes).astype(np.int32)
+            keys[lo:hi] = self._keys(table, ids, offsets[lo : hi + 1] - offsets[lo])
+        return keys
+
+    def _keys(self, table: np.ndarray, ids: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """Band keys of the sets ids[offsets[i]:offsets[i + 1]] (token numbers in `table`)."""
         n = len(offsets) - 1
         hashes = self.bands * self.rows
         mins = np.empty((n, hashes), dtype=np.uint16)
-        if n:
-            vocab = distinct(codes)
-            # int32: one per token of every set (25M for 100k English texts), half the bytes.
-            ids = np.searchsorted(vocab, codes).astype(np.int32)
-            # Built a slice of the vocabulary at a time: whole, each uint64 temporary is
-            # vocabulary x 384 x 8 bytes (75 MB for tests/corpus.py's 200k records, growing
-            # with the vocabulary of a bigger store).
-            table = np.empty((len(vocab), hashes), dtype=np.uint16)
-            mixed = _mix(vocab.view(np.uint64))
-            for i in range(0, len(vocab), _TABLE_ROWS):
-                with np.errstate(over="ignore"):
-                    part = (mixed[i : i + _TABLE_ROWS, None] ^ self._seeds[None, :]) * _M
-                table[i : i + _TABLE_ROWS] = part >> np.uint64(48)
-            sizes = np.diff(offsets)
-            width = -(-sizes // 8) * 8  # padded length, a multiple of 8
-            for w in distinct(width):
-                sets = np.flatnonzero(width == w)
-                block = max(1, (1 << 22) // (int(w) * hashes * 2))  # ~4 MB per gather
-                step = np.arange(int(w))
-                for i in range(0, len(sets), block):
-                    chunk = sets[i : i + block]
-                    at = offsets[chunk, None] + np.minimum(step[None, :], sizes[chunk, None] - 1)
-                    mins[chunk] = table[ids[at]].min(axis=1)
+        sizes = np.diff(offsets)
+        width = -(-sizes // 8) * 8  # padded length, a multiple of 8
+        for w in distinct(width):
+            sets = np.flatnonzero(width == w)
+            block = max(1, (1 << 22) // (int(w) * hashes * 2))  # ~4 MB per gather
+            step = np.arange(int(w))
+            for i in range(0, len(sets), block):
+                chunk = sets[i : i + block]
+                at = offsets[chunk, None] + np.minimum(step[None, :], sizes[chunk, None] - 1)
+                mins[chunk] = table[ids[at]].min(axis=1)
         grid = mins.reshape(n, self.bands, self.rows)
         keys = np.zeros((n, self.bands), dtype=np.uint64)
         with np.errstate(over="ignore"):
@@ -805,3 +853,4 @@ class MinHasher:
 
 _M = np.uint64(0x9E3779B97F4A7C15)
 _TABLE_ROWS = 8192  # vocabulary rows per slice of the hash table (~25 MB of temporaries)
+_KEY_SETS = 1 << 13  # sets whose minima are taken at once (6 MiB of minima)

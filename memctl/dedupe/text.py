@@ -25,7 +25,7 @@ def light(text: str) -> str:
     """NFKC (full/half width) and casefold; punctuation and spacing kept."""
     # is_normalized is a fast scan; normalize always rebuilds the string (50x slower).
     if unicodedata.is_normalized("NFKC", text):
-        return text.casefold()
+        return _same(text, text.casefold())
     if len(text) >= _ARRAY_FROM:
         # Most of what is not normalised in a long note is full-width punctuation ("，", "！",
         # "："), which NFKC maps to ASCII one to one. Mapped first, a text is often normalised
@@ -38,8 +38,15 @@ def light(text: str) -> str:
             narrow = np.where(wide, _narrow()[codes & 0xFF], codes).astype(np.uint32)
             mapped = narrow.tobytes().decode("utf-32-le", "surrogatepass")
             if unicodedata.is_normalized("NFKC", mapped):
-                return mapped.casefold()
-    return unicodedata.normalize("NFKC", text).casefold()
+                return _same(text, mapped.casefold())
+    return _same(text, unicodedata.normalize("NFKC", text).casefold())
+
+
+def _same(text: str, light_text: str) -> str:
+    """`text` itself when the light form is equal to it: casefold always builds a new string,
+    and the engine keeps every new record's light text during an add() (a Chinese or lower
+    case note is its own light form: the copy was as big as the texts)."""
+    return text if light_text == text else light_text
 
 
 # Full-width ASCII (U+FF01-FF5E is NFKC U+0021-007E) and the ideographic space (U+3000 is " ").

@@ -16,7 +16,10 @@ import numpy as np
 _SHIFT = 21
 _LONE = (1 << _SHIFT) - 1  # second half of a one-character text's only token
 _OWNER = 42  # bit where a text's number starts in the sort key (codes take 42 bits)
-_CHUNK = 1 << 14  # texts per numpy pass: bounds the temporary arrays
+# Texts per numpy pass: bounds the temporary arrays, ~8 int64 arrays as long as the chunk's
+# characters (put() of 50k English notes rose 110 MiB with 1 << 14 and the codes joined
+# before they were copied, 54 MiB now; tests/bench/engine_mem.py --trace).
+_CHUNK = 1 << 12
 # Characters below U+0800 (Latin, Greek, Cyrillic, Hebrew, Arabic…) come from small alphabets:
 # a text written mostly in them has only common bigrams (see jaccard.py, "dense").
 _SMALL_ALPHABET = 0x800
@@ -26,6 +29,15 @@ def bigram_sets(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarra
     """(codes, offsets, dense): text i's distinct bigrams, ascending, are
     codes[offsets[i]:offsets[i + 1]]; dense[i] says most of its characters are from a small
     alphabet."""
+    codes, counts, dense = _bigram_pieces(texts)
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return np.concatenate(codes), offsets, dense
+
+
+def _bigram_pieces(texts: Sequence[str]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """bigram_sets() with the codes left in one piece per chunk of texts, and a count per
+    text instead of offsets."""
     codes: list[np.ndarray] = [np.empty(0, np.int64)]
     counts = np.zeros(len(texts), dtype=np.int64)
     dense = np.zeros(len(texts), dtype=bool)
@@ -49,9 +61,7 @@ def bigram_sets(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarra
         keys = keys[keep]
         counts[first : first + len(chunk)] = np.bincount(keys >> _OWNER, minlength=len(chunk))
         codes.append(keys & ((1 << _OWNER) - 1))
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    return np.concatenate(codes), offsets, dense
+    return codes, counts, dense
 
 
 class TokenStore:
@@ -72,13 +82,18 @@ class TokenStore:
         rows = np.asarray(rows, dtype=np.int64)
         if not len(rows):
             return
-        codes, offsets, dense = bigram_sets(texts)
-        self._reserve(int(rows.max()) + 1, len(codes))
-        self._codes[self._used : self._used + len(codes)] = codes
-        self._start[rows] = self._used + offsets[:-1]
-        self._size[rows] = np.diff(offsets)
+        # Copied piece by piece into the store: joined first, the batch's codes were held
+        # three times at once (pieces, joined, store).
+        pieces, counts, dense = _bigram_pieces(texts)
+        self._reserve(int(rows.max()) + 1, int(counts.sum()))
+        at = self._used
+        for piece in pieces:
+            self._codes[at : at + len(piece)] = piece
+            at += len(piece)
+        self._start[rows] = self._used + np.cumsum(counts) - counts
+        self._size[rows] = counts
         self._dense[rows] = dense
-        self._used += len(codes)
+        self._used = at
 
     def sizes(self, rows: np.ndarray) -> np.ndarray:
         return self._size[rows]
@@ -91,10 +106,17 @@ class TokenStore:
         return bool(self._dense[row]) and bool(self._size[row])
 
     def gather(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(codes, offsets) of the rows' sets, in the order given."""
+        """(codes, offsets) of the rows' sets, in the order given (codes may be a view of
+        the store: read them, do not write them)."""
         sizes = self._size[rows]
         offsets = np.zeros(len(rows) + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
+        starts = self._start[rows]
+        if len(rows) and np.array_equal(starts[1:], starts[:-1] + sizes[:-1]):
+            # Stored in this order already (a first batch joined whole): copied, the codes
+            # were the biggest array of the join (8 bytes a token, 110 MiB at 200k English).
+            first = int(starts[0])
+            return self._codes[first : first + int(offsets[-1])], offsets
         out = np.empty(int(offsets[-1]), dtype=np.int64)
         step = 1 << 14  # rows per pass: the index arrays stay small
         for i in range(0, len(rows), step):

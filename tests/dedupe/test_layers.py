@@ -148,6 +148,17 @@ def test_light_is_nfkc_and_casefold(filler: int, text: str) -> None:
     assert light(text) == unicodedata.normalize("NFKC", text).casefold()
 
 
+@pytest.mark.parametrize(
+    ("text", "same"),
+    [("用户喜欢猫", True), ("user likes cats", True), ("猫" * 200, True), ("User", False),
+     ("用户，喜欢！猫：" * 30, False)],
+)  # fmt: skip
+def test_light_is_the_text_itself_when_nothing_changes(text: str, same: bool) -> None:
+    # The engine holds every new record's light text during add(): no second copy of it.
+    assert (light(text) is text) == same
+    assert light(text) == unicodedata.normalize("NFKC", text).casefold()
+
+
 def brute_force_pairs(sets: list[set[int]], threshold: float) -> set[tuple[int, int]]:
     """Every pair with Jaccard >= threshold, from exact intersection counts of all pairs."""
     vocab: dict[int, int] = {}
@@ -220,6 +231,44 @@ def test_join_and_index_return_the_same_pairs_in_the_same_order() -> None:
         results.append([(x.tolist(), y.tolist(), s.round(12).tolist()) for x, y, s in got])
     assert results[0] == results[1]
     assert sum(len(x) for x, _, _ in results[0]) > 300
+
+
+def test_join_finds_the_same_pairs_whatever_its_block_sizes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The join holds its temporaries a block at a time (bands, minima, pair passes, bigram
+    # chunks): blocks a few elements long must find what the defaults find.
+    from memctl.dedupe import jaccard as jaccard_module
+    from memctl.dedupe import tokens as tokens_module
+
+    records = build(3_000, seed=5)
+    filler = str.maketrans("", "", CONFIG.filler)
+    texts = [fold(light(r.text)).translate(filler) for r in records]
+
+    def pairs() -> list[tuple[list[int], list[int], list[float]]]:
+        index = finder(texts, 0.75, lsh=True, join=True)
+        got = [index.add(range(a, min(a + 1_500, len(texts)))) for a in (0, 1_500)]
+        return [(x.tolist(), y.tolist(), s.round(12).tolist()) for x, y, s in got]
+
+    default = pairs()
+    for name, small in (("_BAND_KEYS", 1_000), ("_KEY_SETS", 7), ("_PAIRS_PER_PASS", 50)):
+        monkeypatch.setattr(jaccard_module, name, small)
+    monkeypatch.setattr(tokens_module, "_CHUNK", 3)
+    assert pairs() == default
+    assert sum(len(x) for x, _, _ in default) > 200
+
+
+def test_token_store_gathers_rows_stored_in_order_without_copying() -> None:
+    tokens = TokenStore()
+    tokens.put(range(4), ["abc", "用户喜欢", "", "hello"])
+    codes, offsets = tokens.gather(np.arange(4))
+    assert codes.base is not None  # a view of the store
+    tokens.put([4], ["later"])  # writes after the rows gathered: the view is unchanged
+    got = [codes[offsets[i] : offsets[i + 1]].tolist() for i in range(4)]
+    assert got == [sorted(bigrams(t)) for t in ["abc", "用户喜欢", "", "hello"]]
+    codes, offsets = tokens.gather(np.array([3, 0]))  # another order: copied
+    assert codes.base is None
+    assert codes.tolist() == sorted(bigrams("hello")) + sorted(bigrams("abc"))
 
 
 @pytest.mark.slow
