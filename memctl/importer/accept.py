@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from array import array
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -32,6 +33,7 @@ PARALLEL_MIN = 4000  # records (or new entries) in one file before a worker shar
 # with one forks its worker before reading anything (see parallel.Helper).
 HELPER_MIN_BYTES = 256 * 1024
 
+NONE_REDACTED: tuple[str, ...] = ()
 OWN_CONTEXT = "memctl injected context"
 EMPTY = "empty"
 NOT_MEMORY = frozenset((*noise.REASONS, EMPTY_LABEL))
@@ -45,7 +47,7 @@ class Accepted(NamedTuple):
     norm_hash: str
     raw_hash: str
     category: str | None  # what restraint took a transcript message for
-    redacted: list[str]  # kinds of credentials replaced in it
+    redacted: Sequence[str]  # kinds of credentials replaced in it
 
 
 @dataclass
@@ -152,7 +154,10 @@ def accept_all(
                 record.section = section
             if fields is not None:
                 record.fields = fields
-            if record is not unique[index]:
+            # Most records have none: one empty tuple for all (a list each was 56 bytes).
+            if not redacted:
+                redacted = NONE_REDACTED
+            elif record is not unique[index]:
                 redacted = list(redacted)  # each its own, as if accepted alone
             out.append(Accepted(record, content, norm_hash, rhash, category, redacted))
         else:
@@ -179,7 +184,7 @@ def _alike(record: Record, first: Record) -> bool:
 # restored export fields, redacted (tests/importer/test_parallel.py checks nothing else changes).
 # The text, heading and fields are None where they are the record's own, unchanged: the main
 # process keeps the record's strings rather than an unpickled copy of each.
-Shipped = tuple[str | None, str, str, str | None, list[str], str | None, dict[str, Any] | None]
+Shipped = tuple[str | None, str, str, str | None, Sequence[str], str | None, dict[str, Any] | None]
 
 
 def ship(record: Record) -> Shipped | Rejection | str:
@@ -235,7 +240,9 @@ def accept(record: Record) -> Accepted | Rejection | str:
     if not canonical:
         return EMPTY
     rhash = raw_hash(record.text)
-    return Accepted(record, content, hash_canonical(canonical), rhash, category, redacted)
+    return Accepted(
+        record, content, hash_canonical(canonical), rhash, category, redacted or NONE_REDACTED
+    )
 
 
 @lru_cache(maxsize=1024)
