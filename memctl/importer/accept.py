@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from memctl import CONTEXT_MARKER
-from memctl.classify import classify, secrets
+from memctl.classify import classify, kin, secrets
 from memctl.ingest import noise
 from memctl.ingest.markdown import EMPTY_LABEL
 from memctl.ingest.restraint import judge
@@ -136,6 +136,9 @@ def accept_all(
             # classification worker is forked (it shares them); the share of records taken
             # below shrinks to match.
             classify("预热")
+            # So does jieba's part-of-speech cut, if a line may name a relative in Chinese:
+            # loaded later (confidential.people), the classification worker would wait.
+            kin.warm(r.text for r in unique)
         for start, results in shared.results():
             verdicts[start : start + len(results)] = results
     finally:
