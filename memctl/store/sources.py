@@ -32,14 +32,9 @@ class Sources:
 
     def add(self, rows: Iterable[Sequence[Any]]) -> None:
         """Insert sources rows, each a tuple in SOURCE_COLUMNS order; known ones are ignored."""
-        self.add_rows((self.user_id, *r) for r in rows)
-
-    def add_rows(self, rows: Iterable[Sequence[Any]]) -> None:
-        """`add` for rows that begin with this user's id (import builds them so: one tuple a
-        row instead of a SourceRow and a second tuple, ~1 µs of its critical path a record)."""
         # Hot path: a raw executemany of tuples is ~4x faster than Table.insert_all for 200k
         # rows (tests/bench/bench_import.py); the schema itself is managed by migrations.
-        self.conn.executemany(_INSERT, rows)
+        self.conn.executemany(_INSERT, ((self.user_id, *r) for r in rows))
 
     def known(self, path: str) -> set[tuple[int, str]]:
         """(line, raw_hash) of every record already imported from `path`."""

@@ -76,7 +76,7 @@ def test_a_repeated_record_is_accepted_once(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_a_source_row_binds_each_value_to_its_column() -> None:
-    """write builds each sources row as one plain tuple, in SOURCE_COLUMNS order after the user."""
+    """write builds each sources row as one plain tuple, in SOURCE_COLUMNS order."""
     import memctl.importer.write as writing
     from memctl.dedupe import Merge
     from memctl.store.fields import SOURCE_COLUMNS
@@ -85,9 +85,9 @@ def test_a_source_row_binds_each_value_to_its_column() -> None:
                     session_id="s1", message_id="m1", layer_hint="profile")  # fmt: skip
     a = accepting.Accepted(record, "tea", "s1:n", "r1:r", "preference", ())
     how = Merge(dup=5, into=3, layer="jaccard", score=0.912345, why="near")
-    row = writing._source_row("u", a, 5, 9, True, "NOW", how)
-    assert dict(zip(("user_id", *SOURCE_COLUMNS), row, strict=True)) == {
-        "user_id": "u", "entry_id": 5, "path": "a.md", "line": 7, "format": "markdown",
+    row = writing._source_row(a, 5, 9, True, "NOW", how)
+    assert dict(zip(SOURCE_COLUMNS, row, strict=True)) == {
+        "entry_id": 5, "path": "a.md", "line": 7, "format": "markdown",
         "session_id": "s1", "message_id": "m1", "role": "user", "ts": "2024-01-02",
         "section": "S", "raw_hash": "r1:r", "run_id": 9, "merge_layer": "jaccard",
         "merge_score": 0.9123, "created_at": "NOW", "category": "preference",
