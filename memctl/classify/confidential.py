@@ -39,7 +39,7 @@ def clients(texts: Iterable[str]) -> frozenset[str]:
     confidential; none otherwise, or when there are more than classify.toml's most_names."""
     lex = _lexicon()
     lines = list(texts)
-    if not any(p.search(line.casefold()) for line in lines for p in lex.declare):
+    if not any(p.search(folded) for folded in map(str.casefold, lines) for p in lex.declare):
         return frozenset()
     found = {m.group("name") for line in lines for p in lex.names for m in p.finditer(line)}
     return frozenset(found) if len(found) <= lex.most else frozenset()

@@ -22,6 +22,10 @@ from memctl.classify import rules
 _LATIN = re.compile(r"[A-Za-z]")
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 _WORD = re.compile(r"[A-Za-z]+")
+# What jieba.posseg cuts as one block (its re_han_internal); the rest it takes a character or
+# a run of white space at a time.
+_BLOCK_CHARS = "\u4e00-\u9fd5a-zA-Z0-9+#&\\._"
+_BLOCK = re.compile(f"[{_BLOCK_CHARS}]+")
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,9 @@ class _Kin:
     latin_owner: re.Pattern[str]
     not_names: frozenset[str]  # capitalised words of the calendar: "Call dad Monday"
     cjk_owner: frozenset[str]  # the possessive particle after the owner's name: 的
+    # Characters a text is cut at before looking for names (see _cjk_names); None: not cut,
+    # when a kinship word is not one of jieba's blocks or a glue word spans two.
+    stops: re.Pattern[str] | None
 
 
 @cache
@@ -62,7 +69,18 @@ def _kin() -> _Kin:
         latin_owner=re.compile(raw["latin_owner"]),
         not_names=frozenset(raw["latin_not_names"]),
         cjk_owner=frozenset(raw["cjk_owner"]),
+        stops=_stops(words, frozenset(raw["cjk_glue"])),
     )
+
+
+def _stops(words: frozenset[str], glue: frozenset[str]) -> re.Pattern[str] | None:
+    if not all(_BLOCK.fullmatch(w) for w in words):
+        return None
+    if not all(_BLOCK.fullmatch(g) or len(g) == 1 for g in glue):
+        return None
+    # Outside the blocks: not white space (a run of it is a token), not CJK (a name), no glue.
+    single = "".join(re.escape(g) for g in sorted(glue) if not _BLOCK.fullmatch(g))
+    return re.compile(f"[^{_BLOCK_CHARS}\\s\u4e00-\u9fff{single}]")
 
 
 @cache
@@ -74,11 +92,37 @@ def _posseg() -> Any:
         return importlib.import_module("jieba.posseg")
 
 
+def warm(texts: Iterable[str]) -> None:
+    """Load jieba's part-of-speech cut now (~0.3 s) if one of `texts` holds a Chinese kinship
+    word: import loads it while its worker accepts, instead of later while the worker waits."""
+    k = _kin()
+    if any(k.cjk.search(text) for text in texts):
+        _posseg()
+
+
 def _cjk_names(text: str, k: _Kin) -> Iterable[str]:
     """Names right after a Chinese kinship word: a word jieba tags as a person's name (nr),
     a one-character surname before one (张 + 小雨), or a given-name form (朵朵, 小葵). Not
-    after a named person's 的 ("小宇的妈妈王蕾"): that is 小宇's relative, maybe the user."""
-    tokens = [(t.word, t.flag) for t in _posseg().cut(text)]
+    after a named person's 的 ("小宇的妈妈王蕾"): that is 小宇's relative, maybe the user.
+
+    Only the pieces of the text that hold a kinship word are cut (a long note has few): jieba
+    cuts a text a block at a time (a run of CJK, Latin letters and digits; see `_BLOCK`), and
+    takes each other character as a token of its own, so the pieces between two such
+    characters that cannot carry a name on (`_Kin.stops`: no glue, no CJK, no white space)
+    are cut as they are in the whole text, and what follows a kinship word ends with them."""
+    if k.stops is None:
+        yield from _names_after(_tokens(text), k)
+        return
+    for piece in k.stops.split(text):
+        if k.cjk.search(piece):
+            yield from _names_after(_tokens(piece), k)
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    return [(t.word, t.flag) for t in _posseg().cut(text)]
+
+
+def _names_after(tokens: list[tuple[str, str]], k: _Kin) -> Iterable[str]:
     for i, (word, _) in enumerate(tokens):
         if word not in k.words or (i >= 2 and _owned(tokens[i - 2], tokens[i - 1][0], k)):
             continue

@@ -6,7 +6,8 @@ dedupe engine and writes everything else (the two cost about the same; machines 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, overload
 
 from memctl import supersede
 from memctl.classify import classify, confidential, home, scopes
@@ -37,9 +38,27 @@ def start(batch: list[Accepted], helper: Helper | None = None) -> Shared[Job, di
         else frozenset()
     )
     fork = len(batch) >= accept.PARALLEL_MIN
-    return Shared(
-        [job(a, relatives) for a in batch], classified, fork=fork, helper=helper if fork else None
-    )
+    return Shared(Jobs(batch, relatives), classified, fork=fork, helper=helper if fork else None)
+
+
+class Jobs(Sequence[Job]):
+    """The jobs of `batch`, each made when a process takes it: a list of them all, kept until
+    the last was classified, held ~100 bytes a new entry in the main process."""
+
+    def __init__(self, batch: list[Accepted], relatives: frozenset[str]) -> None:
+        self._batch, self._relatives = batch, relatives
+
+    def __len__(self) -> int:
+        return len(self._batch)
+
+    @overload
+    def __getitem__(self, index: int) -> Job: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Job]: ...
+    def __getitem__(self, index: int | slice) -> Job | list[Job]:
+        if isinstance(index, slice):
+            return [job(a, self._relatives) for a in self._batch[index]]
+        return job(self._batch[index], self._relatives)
 
 
 def merged_away(batch: Batch) -> list[int]:

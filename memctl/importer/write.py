@@ -48,7 +48,7 @@ def sources(
     each record came to (added, merged at birth, exact copy)."""
     # An exact copy of an entry that was merged away belongs to that entry's survivor.
     alive = merge.survivors(store, {seen[a.norm_hash] for a in batch.fresh})
-    rows: list[SourceRow] = []
+    rows: list[tuple[Any, ...]] = []  # SourceRow's fields, each row a plain tuple
     export_ids: dict[Any, int] = {}
     for a in batch.fresh:
         entry_id = alive.get(seen[a.norm_hash], seen[a.norm_hash])
@@ -124,12 +124,14 @@ def entry_row(
 
 def _source_row(
     a: Accepted, entry_id: int, run_id: int | None, created: bool, now: str, how: Merge | None
-) -> SourceRow:
+) -> tuple[Any, ...]:
+    """A SourceRow's fields (SOURCE_COLUMNS) as a plain tuple: ~0.5 µs less a record on the
+    main process's path than a SourceRow (0.78 µs to make)."""
     r = a.record
     layer, score = ("new", None) if created else ("exact", 1.0)
     if how is not None:
         layer, score = how.layer, round(how.score, 4)
-    return SourceRow(
+    return (
         entry_id, r.path, r.line, r.format, r.session_id, r.message_id, r.role, r.ts, r.section,
         a.raw_hash, run_id, layer, score, now, a.category, r.layer_hint,
     )  # fmt: skip
