@@ -154,7 +154,11 @@ def _tell(json_: bool, result: dict[str, Any], message: str) -> None:
 def _tell_decided(json_: bool, action: str, ids: list[int], changes: list[int]) -> None:
     verb = {"approve": "approved", "reject": "rejected"}[action]
     listed = ", ".join(map(str, changes)) if len(changes) <= 10 else f"{changes[0]} … {changes[-1]}"
-    message = f"{verb} {len(ids)} (changes {listed}; undo with review undo)"
+    message = (
+        f"{verb} {len(ids)} (changes {listed}; undo with review undo)"
+        if ids
+        else f"nothing to {action}"
+    )
     _tell(json_, {"action": action, "entries": ids, "changes": changes}, message)
 
 

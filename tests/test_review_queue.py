@@ -320,3 +320,14 @@ def test_ids_with_dry_run(home, run, query):
     missing = run("review", "approve", "2", "99", "--dry-run")
     assert (missing.exit_code, missing.stderr) == (1, "Error: no entry 99 for user 'default'\n")
     assert decisions(query) == []
+
+
+def test_a_filter_that_matches_nothing_says_so(home, run, query):
+    # "approved 0 (changes ; undo with review undo)" told a user to undo nothing.
+    before = statuses(query)
+    result = run("review", "approve", "--reason", "conflict", "--yes")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[-1] == "nothing to approve"
+    assert statuses(query) == before and decisions(query) == []
+    rejected = run("review", "reject", "--reason", "conflict", "--yes", "--json")
+    assert orjson.loads(rejected.stdout) == {"action": "reject", "entries": [], "changes": []}
