@@ -42,12 +42,21 @@ def detect(path: Path) -> str:
     suffix = path.suffix.lower()
     # OpenClaw archives transcripts as `<id>.jsonl.reset.<ISO>` / `.jsonl.deleted.<ISO>`.
     if suffix in _JSONL_SUFFIXES or ".jsonl." in name:
-        return "jsonl"
+        # A first line that is only "{" or "[" is no JSON line: an indented document named
+        # .jsonl (`memctl export -o backup.jsonl`), which line by line would be all rejections.
+        return "json" if _opens_a_document(head) else "jsonl"
     if suffix == ".json":
         return "json"
     if suffix in _MARKDOWN_SUFFIXES:
         return "markdown"
     return _sniff(head)
+
+
+def _opens_a_document(head: bytes) -> bool:
+    if codec := utf16_codec(head):
+        head = head.decode(codec, errors="ignore").encode()
+    lines = head.lstrip(b"\xef\xbb\xbf").lstrip().split(b"\n", 1)
+    return len(lines) == 2 and lines[0].strip() in (b"{", b"[")
 
 
 def _sniff(head: bytes) -> str:

@@ -6,6 +6,7 @@ import codecs
 from pathlib import Path
 
 import pytest
+from conftest import Run
 
 from memctl.ingest.detect import FORMATS, READERS, UnknownFormat, detect
 
@@ -165,3 +166,30 @@ def _family(path: Path) -> str:
         return detect(path)
     except UnknownFormat as exc:  # pragma: no cover - shows which file in the diff
         return f"unknown: {exc}"
+
+
+@pytest.mark.parametrize("opening", ["{", "[", "  {  "])
+def test_a_pretty_printed_document_named_jsonl_is_read_as_json(
+    tmp_path: Path, opening: str
+) -> None:
+    # `memctl export -o backup.jsonl` writes an indented document: its first line alone can never
+    # be a JSON line, so reading it line by line rejected every line and imported nothing.
+    data = f"\n{opening}\n" + '  "memories": []\n}\n'
+    assert detect(write(tmp_path, "backup.jsonl", data)) == "json"
+
+
+def test_a_truncated_first_line_named_jsonl_stays_jsonl(tmp_path: Path) -> None:
+    # A cut line is one bad record of a transcript: the JSONL reader rejects it and goes on.
+    assert detect(write(tmp_path, "s.jsonl", '{"role": "user", "content": "cut\n{"a": 1}\n')) == (
+        "jsonl"
+    )
+
+
+def test_export_named_jsonl_imports_again(tmp_path: Path, run: Run) -> None:
+    note = write(tmp_path, "MEMORY.md", "- 用户对花生过敏\n- deploy: run make release\n")
+    assert run("import", str(note)).exit_code == 0
+    backup = tmp_path / "backup.jsonl"
+    assert run("export", "-o", str(backup)).exit_code == 0
+    result = run("import", str(backup), "--db", str(tmp_path / "restored.db"))
+    assert result.exit_code == 0, result.output
+    assert "2 records, 2 added, 0 skipped, 0 rejected" in result.stderr
