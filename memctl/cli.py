@@ -985,7 +985,8 @@ def dedupe_(
             for m in items[:examples]
         )
         table.add_row(layer, str(len(items)), escape(shown))
-    out.print(table)
+    if result["merges"]:
+        out.print(table)
     verb = "would merge" if dry_run else "merged"
     err.print(f"{result['entries']} entries checked, {verb} {result['merged']}")
 

@@ -106,6 +106,14 @@ def test_dedupe_command_dry_run_then_apply_then_nothing(tree, import_json, run, 
     assert [s["merge_layer"] for s in shown["sources"]] == ["new", "jaccard"]
 
 
+def test_dedupe_with_nothing_to_merge_prints_no_empty_table(run, tree, import_json):
+    import_json(tree({"MEMORY.md": "- 用户喜欢拿铁\n- deploy: run make release\n"}))
+    result = run("dedupe", "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert result.stderr == "2 entries checked, would merge 0\n"
+
+
 def test_dedupe_options_are_checked(run, tree, import_json):
     import_json(tree({"MEMORY.md": NEAR}))
     assert run("dedupe", "--layers", "bogus").exit_code == 2
