@@ -107,24 +107,22 @@ def accept_all(
 ) -> list[Accepted | Rejection | str]:
     """`accept` for each record, in order, on both cores for a big file.
 
-    Records alike in all that accepting reads (see `_alike`) are accepted once: a legacy file
-    repeats lines (the samples shape: 28 % of its records, near copies' 52 %)."""
-    firsts: dict[str, int] = {}  # text -> where in `unique` its first record is
-    # The same text under another heading, kind or skip (keyed on all of them: rarer).
-    others: dict[tuple[str, str, str, str | None, str | None], int] = {}
+    Records alike in all that accepting reads (text, kind, format, heading, skip; path and line
+    only name a rejection) are accepted once: a legacy file repeats lines (the samples shape:
+    28 % of its records, near copies' 52 %). A restored export's fields are its own: such a
+    record is accepted on its own."""
+    seen: dict[tuple[str, str, str, str | None, str | None], int] = {}
     unique: list[Record] = []
     where = array("q")  # for each record, the index of the first alike in `unique`
     for record in records:
-        index = firsts.setdefault(record.text, len(unique))
-        if index < len(unique) and not _alike(record, unique[index]):
-            index = len(unique)
-            if not record.fields:
-                key = (record.text, record.kind, record.format, record.section, record.skip)
-                index = others.setdefault(key, index)
+        index = len(unique)
+        if not record.fields:
+            key = (record.text, record.kind, record.format, record.section, record.skip)
+            index = seen.setdefault(key, index)
         if index == len(unique):
             unique.append(record)
         where.append(index)
-    del firsts, others
+    del seen
     fork = len(unique) >= PARALLEL_MIN
     if fork:
         warm_normalise()
@@ -166,20 +164,6 @@ def accept_all(
         else:
             out.append(verdict)
     return out
-
-
-def _alike(record: Record, first: Record) -> bool:
-    """Whether `accept` decides `record` as it did `first`, a record with the same text: it
-    reads its kind, format, heading, skip and fields too (path and line only to name a
-    rejection). A restored export's fields are its own: accepted on its own."""
-    return (
-        not record.fields
-        and not first.fields
-        and record.kind == first.kind
-        and record.format == first.format
-        and record.section == first.section
-        and record.skip == first.skip
-    )
 
 
 # What a worker sends back for an accepted record: the Accepted fields but the record (the
