@@ -52,17 +52,20 @@ def detect(path: Path) -> str:
     return _sniff(head)
 
 
-def _opens_a_document(head: bytes) -> bool:
+def _opening(head: bytes) -> bytes:
+    """The file's first bytes as UTF-8, without a byte-order mark or leading white space."""
     if codec := utf16_codec(head):
         head = head.decode(codec, errors="ignore").encode()
-    lines = head.lstrip(b"\xef\xbb\xbf").lstrip().split(b"\n", 1)
+    return head.lstrip(b"\xef\xbb\xbf").lstrip()
+
+
+def _opens_a_document(head: bytes) -> bool:
+    lines = _opening(head).split(b"\n", 1)
     return len(lines) == 2 and lines[0].strip() in (b"{", b"[")
 
 
 def _sniff(head: bytes) -> str:
-    if codec := utf16_codec(head):
-        head = head.decode(codec, errors="ignore").encode()
-    text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    text = _opening(head)
     if text.startswith(b"{"):
         first = text.split(b"\n", 1)[0]
         try:

@@ -27,25 +27,24 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _pss_kib(pid: int) -> int:
+def _proc_kib(pid: int, file: str, field: str) -> int:
+    """A `field: N kB` line of /proc/PID/FILE, 0 once the process is gone."""
     try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
+        for line in Path(f"/proc/{pid}/{file}").read_text().splitlines():
+            if line.startswith(field):
                 return int(line.split()[1])
     except OSError:
         pass
     return 0
+
+
+def _pss_kib(pid: int) -> int:
+    return _proc_kib(pid, "smaps_rollup", "Pss:")
 
 
 def _hwm_kib(pid: int) -> int:
     """The process's resident high-water mark since its exec (VmHWM), 0 once it is gone."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return _proc_kib(pid, "status", "VmHWM:")
 
 
 def descendants(pid: int) -> list[int]:
