@@ -43,6 +43,8 @@ HALVES = (
     "test6",
     "dev7",
     "test7",
+    "dev8",
+    "test8",
 )
 # Agent homes written for the gold set (tests/quality/homes/<home>/...), keyed `homes:<path>`.
 HOMES = HERE / "homes"

@@ -81,7 +81,8 @@ def test_homes_are_split_by_the_rule_of_how2() -> None:
     the third set's homes (folders ending in `-3`, split.json's `how3`) alternately dev3/test3,
     the fourth set's (`-4`, `how4`) alternately dev4/test4, the fifth set's (`-5`, `how5`)
     alternately dev5/test5, the sixth set's (`-6`, `how6`) alternately dev6/test6, the
-    seventh set's (`-7`, `how7`) alternately dev7/test7."""
+    seventh set's (`-7`, `how7`) alternately dev7/test7, the eighth set's (`-8`, `how8`)
+    alternately dev8/test8."""
     groups: dict[tuple[str, bool], list[str]] = defaultdict(list)
     homes = {key: half for key, half in split().items() if key.startswith("homes:")}
     for key in homes:
@@ -95,6 +96,7 @@ def test_homes_are_split_by_the_rule_of_how2() -> None:
             "-5": ("dev5", "test5"),
             "-6": ("dev6", "test6"),
             "-7": ("dev7", "test7"),
+            "-8": ("dev8", "test8"),
         }
         halves = sets.get(rels[0].split("/")[0][-2:], ("dev2", "test2"))
         expected = [halves[index % 2] for index in range(len(rels))]
