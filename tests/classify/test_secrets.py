@@ -220,6 +220,25 @@ def test_labels_around_a_secret_are_kept() -> None:
     assert redact("密码是 abc12345，别外传")[0] == "密码是 [REDACTED:password]，别外传"
 
 
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("账号 lingji 密码 lingji8888（示例）", "（示例）"),
+        ("账号 ops / 密码 Hsf#2026fake（示例）", "（示例）"),
+        ("密码：Lx7fkq2（旧的）", "（旧的）"),
+        ("password Xk29fqp7w(old one)", "(old one)"),
+        ("WiFi 密码 Mq7pass【客厅】", "【客厅】"),
+    ],
+)
+def test_a_bracket_after_a_password_ends_it(text: str, kept: str) -> None:
+    """A note in brackets right after the value ("（示例）", "(old)") ends the value: the value
+    is redacted (an example or an old password is still one) and the note is kept."""
+    redacted, kinds = redact(text)
+    assert "[REDACTED:" in redacted, redacted
+    assert redacted.endswith(kept), redacted
+    assert not re.search(r"8888|2026fake|Lx7fkq2|Xk29fqp7w|Mq7pass", redacted), redacted
+
+
 def test_several_secrets_in_one_line() -> None:
     text = f"key sk-abcdefghijklmnop1234 and card {VISA} and 密码：qwe12345"
     redacted, kinds = redact(text)
