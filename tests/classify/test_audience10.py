@@ -29,6 +29,7 @@ def test_a_password_written_with_its_value_is_private(line: str) -> None:
         "网银密码不要记在这里",
         "- Passwords live in Bitwarden; never write one here.",
         "Password rules: 14 characters minimum, rotate every 90 days",
+        "- Python pin: 3.12.4 until the wheels catch up",
     ],
 )
 def test_a_rule_about_passwords_names_no_password(line: str) -> None:
