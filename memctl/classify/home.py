@@ -11,9 +11,11 @@ The rule, counted over the home: when a profile line states the job (says work o
 the home's know-how that says a realm is mostly the job's (its own work cues, the job's own
 words, learnt from the job statements as kin learns a family's names, or the people a job
 serves: students, patients, clients), the know-how that says no realm is the job's. What is
-the person's own (a line cued real life, a private line, a fact about the user, the lines of a
-file about the user) stays theirs; fiction and unknown lines are not touched. A home whose
-profile states no job, or whose know-how is mostly the person's life, keeps real. Project and
+the person's own (a line cued real life, a private line whose words lean to a life or that
+names a relative, a fact about the user, the lines of a file about the user) stays theirs; a
+private line is the job's too when it is private only for what it holds (a shop's prices, a
+studio's licence login). Fiction and unknown lines are not touched. A home whose profile
+states no job, or whose know-how is mostly the person's life, keeps real. Project and
 global instructions files neither vote nor take it (guideline 19: whose code a rule is about is
 said in the file or not at all). Thresholds: classify.toml [thresholds] home_job_*; [home].
 
@@ -187,12 +189,21 @@ class Evidence:
                 takes
                 and line.realm == REAL
                 and not line.by_section
-                and line.audience != "private"
                 and not line.fact
+                and (line.audience != "private" or self._private_for_what_it_holds(line.text))
             ):
                 self.candidates.append(line.id)
         if path is not None and len(self.candidates) > had:
             self.paths.append(path)
+
+    def _private_for_what_it_holds(self, text: str) -> bool:
+        """Whether a private line is private for what it holds (an amount, an account, a
+        confidence: a shop's prices, a studio's licence login), not for whose life it tells:
+        none of its words leans to a realm, not even weakly (a cold, a blood pressure, a
+        family word), and it names none of the relatives the home's files introduced so far.
+        TAXONOMY.md: audience and realm are two questions; a business's money and logins are
+        private and the business's."""
+        return not rules.says_realm(text) and not kin.names_any(text, frozenset(self.relatives))
 
     def _add_kin(self, path: str | None, lines: list[Line]) -> None:
         # A story's kinship words introduce its characters ("Brother Oswin Hale, human

@@ -310,6 +310,18 @@ def text_roles(text: str) -> frozenset[str]:
     )
 
 
+def says_realm(text: str) -> bool:
+    """Whether a cue of `text`'s own words gives a realm any weight, even one too weak to say
+    it (a cold: real 1.0): the line leans to someone's life or a job by what it is about."""
+    cues = lexicon().cues
+    return any(
+        key.startswith("realm.") and weight > 0
+        for i in _fired(text, None, None, None)
+        if cues[i].on == "text" and cues[i].within is None
+        for key, weight in cues[i].effects
+    )
+
+
 def explain(
     text: str, *, path: str | None = None, section: str | None = None, category: str | None = None
 ) -> list[str]:

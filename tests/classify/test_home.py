@@ -103,7 +103,16 @@ def test_the_home_serves_the_job_when_its_know_how_says_work():
     cued_work = [_line(i, "work", cued=True) for i in (2, 3, 4)]
     uncued = [
         _line(5),
-        _line(6, audience="private"),
+        home.Line(
+            6,
+            "Flu again, in bed till Monday",
+            "real",
+            False,
+            "procedural",
+            "private",
+            False,
+            False,
+        ),
         _line(7, fact=True),
         _line(8, layer="profile"),
     ]
