@@ -14,8 +14,10 @@ serves: students, patients, clients), the know-how that says no realm is the job
 the person's own (a line cued real life, a private line whose words lean to a life or that
 names a relative, a fact about the user, the lines of a file about the user) stays theirs; a
 private line is the job's too when it is private only for what it holds (a shop's prices, a
-studio's licence login). Fiction and unknown lines are not touched. A home whose profile
-states no job, or whose know-how is mostly the person's life, keeps real. Project and
+studio's licence login), and so is a profile line that keeps no fact about the person and says
+no realm (a clinic's Wi-Fi), though it does not vote. Fiction and unknown lines are not
+touched. A home whose profile states no job, or whose know-how is mostly the person's life,
+keeps real. Project and
 global instructions files neither vote nor take it (guideline 19: whose code a rule is about is
 said in the file or not at all). Thresholds: classify.toml [thresholds] home_job_*; [home].
 
@@ -78,6 +80,7 @@ class _Home:
     note_folders: frozenset[str]
     dated_folder: re.Pattern[str]
     know_how: frozenset[str]
+    taking: frozenset[str]
     job_layer: str
     own_layers: frozenset[str]
     story_names: tuple[re.Pattern[str], ...]
@@ -94,6 +97,7 @@ def _home() -> _Home:
         note_folders=frozenset(raw["note_folders"]),
         dated_folder=re.compile(raw["dated_folder"]),
         know_how=frozenset(raw["know_how_layers"]),
+        taking=frozenset(raw["know_how_layers"]) | frozenset(raw["taking_layers"]),
         job_layer=str(raw["job_layer"]),
         own_layers=frozenset(raw["own_layers"]),
         story_names=tuple(re.compile(p) for p in raw["story_names"]),
@@ -178,12 +182,12 @@ class Evidence:
             states_job = line.cued and line.realm == WORK and line.layer == h.job_layer
             if states_job and len(self.jobs) < most:
                 self.jobs.append(line.text)
-            if line.layer not in h.know_how:
+            if line.layer not in h.taking:
                 continue
             if line.cued:
                 # A line its heading set apart (a paid hobby's "Gigs (paid)") speaks for its
                 # section only, not for what the home's other know-how serves.
-                if line.realm != "unknown" and not line.by_section:
+                if line.realm != "unknown" and not line.by_section and line.layer in h.know_how:
                     self.said[line.realm] += 1
             elif (
                 takes

@@ -65,3 +65,21 @@ def test_a_private_line_naming_a_relative_or_a_life_word_stays_the_persons(intro
     relative = home.Line(2, intro, "real", True, "profile", "private", False, False)
     evidence.add("/h/ws/MEMORY.md", [statement, relative, _line(3, ill), _line(4, private)])
     assert evidence.candidates == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Studio Wi-Fi: network Loft-Staff, the password is on the router",
+        "- 店里的收银机每周一清一次",
+    ],
+)
+def test_a_profile_line_that_says_no_realm_may_take_the_job_but_does_not_vote(text):
+    evidence = home.Evidence()
+    statement = home.Line(1, "Works at Acme", "work", True, "profile", "public", False, False)
+    work = [_line(i, f"rule {i}", "public", cued=True) for i in (2, 3, 4)]
+    profile = home.Line(5, text, "real", False, "profile", "public", False, False)
+    cued_profile = home.Line(6, "Lives in Leeds", "real", True, "profile", "public", True, False)
+    evidence.add("/h/ws/MEMORY.md", [statement, *work, profile, cued_profile])
+    assert evidence.candidates == [5]
+    assert evidence.said == {"work": 3}
