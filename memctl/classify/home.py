@@ -123,8 +123,22 @@ def story_names(texts: Iterable[str]) -> frozenset[str]:
     names they quote or title ([home] story_names); none when there are more than one
     channel's cast has."""
     h = _home()
-    found = {m.group("name") for text in texts for p in h.story_names for m in p.finditer(text)}
+    found = {
+        _as_named(m.group("name"), m.group(0))
+        for text in texts
+        for p in h.story_names
+        for m in p.finditer(text)
+    }
     return frozenset(found) if len(found) <= h.story_names_most else frozenset()
+
+
+def _as_named(name: str, written: str) -> str:
+    """A story name as a line names it: a channel whose Latin name is more than one word
+    ("#marrow-inn", "#dice_night") with its "#", since kin.names_any matches a Latin name only
+    as one word; a Chinese channel's name ("问仙录") is found without its "#"."""
+    if name.isascii() and not name.isalpha() and written.startswith("#"):
+        return written
+    return name
 
 
 def home_of(path: str | None) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import home, rules
+from memctl.classify import home, kin, rules
 
 
 @pytest.mark.parametrize(
@@ -83,3 +83,11 @@ def test_a_profile_line_that_says_no_realm_may_take_the_job_but_does_not_vote(te
     evidence.add("/h/ws/MEMORY.md", [statement, *work, profile, cued_profile])
     assert evidence.candidates == [5]
     assert evidence.said == {"work": 3}
+
+
+def test_a_channel_named_in_two_words_is_found_as_the_story_writes_it():
+    names = home.story_names(["In #dice-night I am Brannoc, a dwarf smith of the Ember Hills"])
+    assert kin.names_any("No swearing in #dice-night, even if the table asks", names)
+    assert not kin.names_any("Dice night moved to Friday", names)
+    names = home.story_names(["#雾港夜谈 频道：我扮演船长「老锚」"])
+    assert kin.names_any("雾港夜谈第 3 回：船沉了", names)
