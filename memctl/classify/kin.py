@@ -131,13 +131,25 @@ def _names_after(tokens: list[tuple[str, str]], k: _Kin) -> Iterable[str]:
             j += 1
         if j >= len(tokens) or not _CJK.fullmatch(name := tokens[j][0]) or name in k.words:
             continue
-        if len(name) == 1 and j + 1 < len(tokens) and tokens[j + 1][1].startswith("nr"):
-            yield name + tokens[j + 1][0]
+        if len(name) == 1:
+            yield from _surname_and_given(tokens, j)
         elif tokens[j][1].startswith("nr"):
             if len(name) <= k.longest:
                 yield name
         elif any(f.fullmatch(name) for f in k.forms) and _count(name) <= k.form_max_count:
             yield name
+
+
+def _surname_and_given(tokens: list[tuple[str, str]], j: int) -> Iterable[str]:
+    """A one-character name is a surname: the name is it and the given name jieba cuts after
+    it ("周" + "建国", "张" + "小雨"). A surname with no given name after it ("丈夫陈，…") is
+    learnt as no one: one character is part of too many words ("周结", "周日")."""
+    if j + 1 >= len(tokens):
+        return
+    given, flag = tokens[j + 1]
+    named = tokens[j][1].startswith("nr") or flag.startswith("nr")
+    if named and _CJK.fullmatch(given) and len(given) <= 2:
+        yield tokens[j][0] + given
 
 
 @cache

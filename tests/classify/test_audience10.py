@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import classify
+from memctl.classify import classify, kin
 
 
 @pytest.mark.parametrize(
@@ -34,3 +34,10 @@ def test_a_password_written_with_its_value_is_private(line: str) -> None:
 )
 def test_a_rule_about_passwords_names_no_password(line: str) -> None:
     assert classify(line).audience == "public"
+
+
+def test_a_surname_alone_is_learnt_with_its_given_name_or_not_at_all() -> None:
+    # "周" alone would make "周日不送" and "周结" family lines.
+    assert kin.names(["- 老公吴建国是店里的厨师"]) == {"吴建国"}
+    assert kin.names(["丈夫陈，在深圳上班"]) == frozenset()
+    assert not kin.names_any("周日不送货", kin.names(["- 老公周建国管后厨"]))
