@@ -8,6 +8,7 @@ import pytest
 from memctl.classify import classify
 
 MEMORY = "workspace/MEMORY.md"
+PROJECT = "code/shop/CLAUDE.md"
 
 
 @pytest.mark.parametrize(
@@ -28,3 +29,33 @@ def test_a_payment_on_a_day_of_every_month_is_a_routine(text: str) -> None:
 def test_the_users_own_salary_stays_a_fact_about_them() -> None:
     c = classify("月薪 2 万，年终奖一般两个月", path="workspace/USER.md", section="USER.md > 工作")
     assert c.layer == "profile"
+
+
+@pytest.mark.parametrize(
+    ("text", "section"),
+    [
+        ("Never restart any container on the prod host during office hours", "shop > Deploy"),
+        ("发布流程里别跳过任何检查步骤", "shop > 发布"),
+        ("不要执行任何部署命令", "shop > 部署"),
+    ],
+)
+def test_a_prohibition_over_anything_is_a_limit(text: str, section: str) -> None:
+    # TAXONOMY.md, boundary: what it must never do. "Any" leaves no case open: the form wins
+    # over the rules file and the deploy heading the line sits under.
+    assert classify(text, path=PROJECT, section=section).layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["家长说别在任何群里发孩子的照片", "Nothing about the kids goes into the shared calendar"],
+)
+def test_a_reported_or_bare_prohibition_over_anything_is_a_limit(text: str) -> None:
+    assert classify(text, path="workspace/memory/2026-05-04.md", section="Notes").layer == (
+        "boundary"
+    )
+
+
+def test_advice_naming_what_to_use_instead_stays_procedural() -> None:
+    # TAXONOMY.md, boundary: advice phrased as "don't" stays procedural.
+    text = "不要用任何第三方图床，改用 `scripts/upload.sh` 传到 OSS"
+    assert classify(text, path=PROJECT, section="shop").layer == "procedural"
