@@ -20,15 +20,22 @@ PROJECT = "code/shop/CLAUDE.md"
         "Tom is a part-time gardener; his pay goes out every month on the 1st",
     ],
 )
-def test_a_payment_on_a_day_of_every_month_is_a_routine(text: str) -> None:
+def test_pay_sent_out_on_a_day_of_every_month_is_a_routine(text: str) -> None:
     # TAXONOMY.md, procedural: workflows. Someone's pay set on a day of every month is a routine
     # the agent keeps, not a fact about the user, whatever pay word it names.
     assert classify(text, path=MEMORY, section="MEMORY.md > Household").layer == "procedural"
 
 
-def test_the_users_own_salary_stays_a_fact_about_them() -> None:
-    c = classify("月薪 2 万，年终奖一般两个月", path="workspace/USER.md", section="USER.md > 工作")
-    assert c.layer == "profile"
+@pytest.mark.parametrize(
+    "text",
+    [
+        "月薪 2 万，年终奖一般两个月",
+        "房贷每月 15 号还，月供 8200，招商银行",
+        "Mortgage with Halifax, £640 due on the 1st of every month",
+    ],
+)
+def test_what_the_user_earns_or_owes_stays_a_fact_about_them(text: str) -> None:
+    assert classify(text, path="workspace/USER.md", section="USER.md > Money").layer == "profile"
 
 
 @pytest.mark.parametrize(
