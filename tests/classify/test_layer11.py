@@ -66,3 +66,31 @@ def test_advice_naming_what_to_use_instead_stays_procedural() -> None:
     # TAXONOMY.md, boundary: advice phrased as "don't" stays procedural.
     text = "不要用任何第三方图床，改用 `scripts/upload.sh` 传到 OSS"
     assert classify(text, path=PROJECT, section="shop").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "居留卡有效期到 2028-06-30",
+        "房屋保险在人保，2027-09 到期",
+        "Home insurance with Aviva, policy HX-55120, renews 2027-05-01",
+        "Car loan at 3.9%, fixed until 2028-02, £210/month",
+        "Passport valid until 2031",
+    ],
+)
+def test_a_term_that_runs_to_a_date_is_a_standing_fact(text: str) -> None:
+    # TAXONOMY.md, profile: stable facts about the user; a permit, a policy or a rate holds for
+    # as long as it runs (tests/quality README, sixth set), it is no event of its end date.
+    assert classify(text, path=MEMORY, section="MEMORY.md > Notes").layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GitHub token for the backup job (expires 2027-03)",
+        "备份用的 API 密钥 2027-01 到期，到时候换新的",
+    ],
+)
+def test_a_credentials_term_stays_setup(text: str) -> None:
+    # tests/quality guideline 14: a token set up for the agent is procedural.
+    assert classify(text, path=MEMORY, section="MEMORY.md > Setup").layer == "procedural"
