@@ -94,3 +94,29 @@ def test_a_term_that_runs_to_a_date_is_a_standing_fact(text: str) -> None:
 def test_a_credentials_term_stays_setup(text: str) -> None:
     # tests/quality guideline 14: a token set up for the agent is procedural.
     assert classify(text, path=MEMORY, section="MEMORY.md > Setup").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Brookfield case closed 2026-02, archive only",
+        "Grandma had her cataract surgery in March 2026",
+        "Boiler service, every year: done 2026-05-12 (Acme Heating)",
+        "2026-03-14 发布了 v2.4",
+    ],
+)
+def test_an_act_with_its_day_is_an_event(text: str) -> None:
+    # TAXONOMY.md, episodic: a dated event ("2026-03-02 migrated the blog to Astro"): the verb
+    # with the day it was done, whatever routine or topic the line also names.
+    assert classify(text, path=MEMORY, section="MEMORY.md > Notes").layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("Fixed rate until 2027-06 on the mortgage", "profile"),
+        ("Deposit ref DPS-4471-0923, protected with the DPS", "procedural"),
+    ],
+)
+def test_a_state_or_a_reference_number_is_no_act_on_a_day(text: str, want: str) -> None:
+    assert classify(text, path=MEMORY, section="MEMORY.md > Notes").layer == want
