@@ -119,6 +119,8 @@ def test_topic_file_type_bounds_the_stored_layer(import_json, query):
         # is an event, a project's "never share the cap table" a hard limit.
         ("episodic", "feedback", "episodic"),
         ("boundary", "project", "boundary"),
+        # A limit the user sets in a file about them ("never move money for him") is one too.
+        ("boundary", "user", "boundary"),
         ("profile", "reference", "procedural"),
         ("profile", None, "profile"),
         ("profile", "unknown-type", "profile"),
