@@ -62,6 +62,21 @@ def test_a_reported_or_bare_prohibition_over_anything_is_a_limit(text: str) -> N
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nobody came to the meeting on Friday",
+        "Nothing broke during the migration",
+        "No one replied to the listing yet",
+    ],
+)
+def test_nothing_or_nobody_telling_what_happened_is_no_limit(text: str) -> None:
+    # Only a rule in the present ("Nothing … goes …") is a limit; these tell an event.
+    assert classify(text, path="workspace/memory/2026-05-04.md", section="Notes").layer != (
+        "boundary"
+    )
+
+
 def test_advice_naming_what_to_use_instead_stays_procedural() -> None:
     # TAXONOMY.md, boundary: advice phrased as "don't" stays procedural.
     text = "不要用任何第三方图床，改用 `scripts/upload.sh` 传到 OSS"
