@@ -68,6 +68,8 @@ def test_a_reported_or_bare_prohibition_over_anything_is_a_limit(text: str) -> N
         "Nobody came to the meeting on Friday",
         "Nothing broke during the migration",
         "No one replied to the listing yet",
+        "I have never used any paid plan",
+        "She never eats anything spicy",
     ],
 )
 def test_nothing_or_nobody_telling_what_happened_is_no_limit(text: str) -> None:
