@@ -10,6 +10,8 @@ import pytest
 from memctl.ingest.noise import judge
 
 SLOT = "template placeholder"
+LOG = "log line"
+ABOUT = "about the memory file"
 
 
 @pytest.mark.parametrize(
@@ -41,4 +43,38 @@ def test_unfilled_slots_are_placeholders(text: str) -> None:
     ],
 )
 def test_memories_that_hold_a_slot_or_a_hint_are_kept(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An activity table's row: a clock time, a tool's name (an emoji before it), its object.
+        "09:14 | 🔧 read_file | glossary/星穹.xlsx",
+        "22:40 | 🔧 exec | xbench --project 迈德 → 0 errors",
+        "10:02 | ✏️ write_file | memory/2026-11-30.md",
+        "**14:05** | web_search | 上海 天气",
+        # A command in backticks and what it returned: a status word or a count.
+        "`read_file ~/stream/golive.txt` → ok",
+        '`notion.search "raid list"` → 12 results',
+        "`exec make deploy` -> exit 0",
+        "read_file MEMORY.md → 3 hits",
+        "memory_search 周报 → 0 results",
+    ],
+)
+def test_tool_calls_with_their_results_are_log_lines(text: str) -> None:
+    assert judge(text) == LOG
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "11:00 | 和客户通话 | 确认交稿日期 12-05",
+        "09:00 | daily_report | 发日报给老板",
+        "直播前先跑 `obs --check` → 全绿才开播",
+        "`make test` → must pass before every push",
+        "Run `pnpm build` → then upload dist/ to the bucket",
+    ],
+)
+def test_rules_about_commands_and_schedules_are_kept(text: str) -> None:
     assert judge(text) is None
