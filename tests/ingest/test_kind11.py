@@ -78,3 +78,34 @@ def test_tool_calls_with_their_results_are_log_lines(text: str) -> None:
 )
 def test_rules_about_commands_and_schedules_are_kept(text: str) -> None:
     assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Where the file's new entries go, and the slot a writer leaves for later.
+        "以后新记的事实请写在对应小节下，不要堆在这里",
+        "新的信息请写到对应的小节里",
+        "预约结束后在这里补上结果",
+        "面试完在此处补充结果",
+        "HISTORY.md 只追加不改旧条目，每条一行，以时间戳开头。",
+        "MEMORY.md is append-only: never rewrite old entries",
+        "Add the outcome here after the appointment.",
+        "Write new facts under the matching section, not here.",
+    ],
+)
+def test_instructions_about_the_memory_file(text: str) -> None:
+    assert judge(text) == ABOUT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "周报写在飞书文档对应小节下，不要发群里",
+        "面试结果出来后告诉妈妈",
+        "Add the tracking number to the order sheet after shipping.",
+        "The audit log is append-only: never rewrite old rows",
+    ],
+)
+def test_instructions_about_other_files_are_kept(text: str) -> None:
+    assert judge(text) is None
