@@ -52,6 +52,8 @@ OPEN_TASK = "open_task"
 DATED_LINE = "dated_line"
 TEMPLATE = "template placeholder"  # noise.toml: the reason of unfilled template slots
 _QUOTE = re.compile(r"^ {0,3}> ?")
+# A paragraph in italics from end to end ("_…_", "*…*"; not bold, "**…**").
+_ITALIC = re.compile(r"^([_*])(?![_*\s]).*(?<![_*\s])\1$", re.S)
 # Agents' list items that CommonMark reads as paragraphs: "-text" and "• text".
 _LOOSE_ITEM = re.compile(r"^(\s*)(?:-(?=[^\s>-])|•\s*)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
@@ -197,7 +199,8 @@ class _Reader:
             # ("[2026-11-10T23:58:01+08:00] memory_flush: appended 9 lines"), noise.toml.
             rec.skip = noise.judge(stamped)
         if self.tagline and not rec.skip and not _tagline()[1].match(text):
-            rec.skip = _tagline()[0]
+            # A tagline of a class of its own ("*Update this as you go.*") keeps that reason.
+            rec.skip = noise.judge(text) or _tagline()[0]
         yield rec
 
     def heading(self, level: int, text: str) -> None:
@@ -247,7 +250,12 @@ class _Reader:
                 start, end = self.span(node)
                 text = "\n".join(self.text(start, end, quote))
                 if not is_label(text):
+                    # A line in italics right under the title is the file's tagline, as a
+                    # blockquote there is ("_You're not a chatbot. You're becoming someone._").
+                    italic = k == 1 and quote == 0 and _is_title(nodes[0]) and _italic(text)
+                    self.tagline = self.tagline or italic
                     yield from self.paragraph(start, end, quote, introduced)
+                    self.tagline = self.tagline and not italic
                 elif k + 1 < len(nodes) and nodes[k + 1].name not in _NOT_INTRODUCED:
                     label = (k + 1, _label_text(text))
                 else:
@@ -355,6 +363,10 @@ class _Reader:
                 continue
             cells = [c.strip() for c in row.strip().strip("|").split("|")]
             yield from self.record(start + offset, " | ".join(c for c in cells if c), label=label)
+
+
+def _italic(text: str) -> bool:
+    return _ITALIC.match(text) is not None
 
 
 def _is_title(node: Node) -> bool:

@@ -5,9 +5,14 @@ memories of a near shape beside it that must be kept."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from memctl.importer.accept import accept
+from memctl.ingest.markdown import read_markdown
 from memctl.ingest.noise import judge
+from memctl.models import Record
 
 SLOT = "template placeholder"
 LOG = "log line"
@@ -109,3 +114,36 @@ def test_instructions_about_the_memory_file(text: str) -> None:
 )
 def test_instructions_about_other_files_are_kept(text: str) -> None:
     assert judge(text) is None
+
+
+def _skips(tmp_path: Path, body: str, name: str = "SOUL.md") -> dict[str, str | None]:
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    out: dict[str, str | None] = {}
+    for r in read_markdown(path):
+        assert isinstance(r, Record)
+        verdict = accept(r)
+        out[r.text] = verdict if isinstance(verdict, str) else None
+    return out
+
+
+def test_an_italic_line_right_under_the_title_is_the_files_tagline(tmp_path: Path) -> None:
+    skips = _skips(
+        tmp_path,
+        "# SOUL.md - Who You Are\n\n_Not a tool, becoming a companion._\n\n"
+        "## Core\n\n- Warm, a bit dry.\n\n_Be brief in the evenings._\n",
+    )
+    assert skips["_Not a tool, becoming a companion._"] == ABOUT
+    # The same italics further down are the writer's own line.
+    assert skips["_Be brief in the evenings._"] is None
+    assert skips["Warm, a bit dry."] is None
+
+
+def test_a_tagline_of_a_class_of_its_own_keeps_its_reason(tmp_path: Path) -> None:
+    skips = _skips(tmp_path, "# USER\n\n_Fill this in during your first conversation._\n")
+    assert skips["_Fill this in during your first conversation._"] == SLOT
+
+
+def test_an_italic_tagline_about_the_person_is_kept(tmp_path: Path) -> None:
+    skips = _skips(tmp_path, "# USER\n\n*My owner is a night-shift nurse in Leeds.*\n\n- x\n")
+    assert skips["*My owner is a night-shift nurse in Leeds.*"] is None
