@@ -147,3 +147,28 @@ def test_a_tagline_of_a_class_of_its_own_keeps_its_reason(tmp_path: Path) -> Non
 def test_an_italic_tagline_about_the_person_is_kept(tmp_path: Path) -> None:
     skips = _skips(tmp_path, "# USER\n\n*My owner is a night-shift nurse in Leeds.*\n\n- x\n")
     assert skips["*My owner is a night-shift nurse in Leeds.*"] is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Turns of a conversation pasted into one history entry, each behind its role's tag.
+        "[user] 今天能多玩半小时吗 [assistant] 按规则周末 2 小时",
+        "[User] can we move the call? [Assistant] Sure, Thursday 10:00 works.",
+        "user: 帮我订周五的票 assistant: 好的，已经订好了",
+    ],
+)
+def test_a_pasted_exchange_is_a_log_line(text: str) -> None:
+    assert judge(text) == LOG
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "User asked the assistant to keep replies short; agreed.",
+        "用户：周五不加班；助手记下了",
+        "[user] 不喜欢被叫全名",
+    ],
+)
+def test_a_summary_of_an_exchange_is_kept(text: str) -> None:
+    assert judge(text) is None
