@@ -172,3 +172,61 @@ def test_a_pasted_exchange_is_a_log_line(text: str) -> None:
 )
 def test_a_summary_of_an_exchange_is_kept(text: str) -> None:
     assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # What an agent's tools and test runners print back, pasted into a note.
+        ("File created successfully at: /home/lin/notes/plan.md", LOG),
+        ("The file /home/lin/app.py has been updated.", LOG),
+        ("Todos have been modified successfully.", LOG),
+        ("Command running in background with ID: bash_1", LOG),
+        ("Process exited with code 0", LOG),
+        ("[INFO] Build succeeded", LOG),
+        ("===== 5 passed in 0.31s =====", LOG),
+        ("PASS src/app.test.ts", LOG),
+        ("test result: ok. 42 passed; 0 failed", LOG),
+        ("NO_REPLY", LOG),
+        ("[[reply_to_current]]", LOG),
+        # Ids a program generated, alone or under their label.
+        ("run_id: 7f3a9c1e-2b4d-4e8f-9a1b-0c2d3e4f5a6b", LOG),
+        ("40bb35f2-284a-429f-9235-f94a359bb5c5", LOG),
+        ("msg_01HXYZ8K2ABCDEF", LOG),
+        # The agent's receipt of its own memory upkeep.
+        ("自动整理：合并了 3 条重复记忆", LOG),
+        ("memory consolidated: 5 entries merged", LOG),
+        ("记忆整理完成，新增 2 条", LOG),
+        # A label whose value is only a slot.
+        ("**Name:** [Your Name]", SLOT),
+        ("电话：xxx", SLOT),
+        ("生日：____", SLOT),
+        ("**Timezone:** <!-- fill in -->", SLOT),
+        ("[在此填写]", SLOT),
+        ("TODO: fill in", SLOT),
+        # The memory file's size, load and own metadata.
+        ("保持本文件在 2000 字以内", ABOUT),
+        ("This file is loaded into every session.", ABOUT),
+        ("*Last reviewed 2026-11-20 by the agent*", ABOUT),
+        ("记录时间：2026-11-20 10:00", ABOUT),
+    ],
+)
+def test_other_shapes_of_each_class(text: str, reason: str) -> None:
+    assert judge(text) == reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "run_id is printed by the nightly job; paste it into the ticket",
+        "12 tests must pass before merge",
+        "NO_REPLY when the message is only an emoji reaction",
+        "电话：138xxxx1234（妈妈）",
+        "每次回复控制在 200 字以内",
+        "The file server has been updated to Ubuntu 24.04.",
+        "PASS the salt rule: no salt in Dad's soup",
+        "Session 2026-11-20: decided to move the blog to Astro",
+    ],
+)
+def test_memories_of_near_shapes_are_kept(text: str) -> None:
+    assert judge(text) is None
