@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memctl.importer.accept import accept
+from memctl.ingest import restraint
 from memctl.ingest.markdown import read_markdown
 from memctl.ingest.noise import judge
 from memctl.models import Record
@@ -230,3 +231,39 @@ def test_other_shapes_of_each_class(text: str, reason: str) -> None:
 )
 def test_memories_of_near_shapes_are_kept(text: str) -> None:
     assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # Feedback on what the conversation offered, not a taste of the user's (label `chat`).
+        "我喜欢第二个方案",
+        "I like the second option better",
+        "I prefer the shorter version",
+        "I love you",
+        # A request for now, and a question whether something was remembered.
+        "call me when it's done",
+        "帮我把 2026-11-20 的日志找出来",
+        "记住这个文件的路径了吗",
+        "我不吃这一套",
+    ],
+)
+def test_chat_in_a_transcript_is_not_remembered(message: str) -> None:
+    assert restraint.judge(message).category is None
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [
+        ("我喜欢喝无糖的乌龙茶", "preference"),
+        ("I prefer tabs over spaces", "preference"),
+        ("叫我老王就行", "address"),
+        ("call me Lin", "address"),
+        ("2026-12-09 我要去 KVR 办居留", "dated_event"),
+        ("记住：我对青霉素过敏", "remember"),
+        ("记住我不吃辣，好吗", "remember"),
+        ("我不吃香菜", "diet"),
+    ],
+)
+def test_what_the_user_tells_about_themselves_is_remembered(message: str, category: str) -> None:
+    assert restraint.judge(message).category == category
