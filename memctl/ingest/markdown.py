@@ -156,7 +156,7 @@ def is_label(text: str) -> bool:
 
 
 def _label_text(text: str) -> str:
-    return text.strip().strip("*_ ").rstrip(":：").strip("*_ ")
+    return text.strip().strip("*_ ").rstrip(":：").strip("*_ ").strip("【】[]= \t")
 
 
 class _Reader:

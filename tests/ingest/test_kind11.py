@@ -267,3 +267,47 @@ def test_chat_in_a_transcript_is_not_remembered(message: str) -> None:
 )
 def test_what_the_user_tells_about_themselves_is_remembered(message: str, category: str) -> None:
     assert restraint.judge(message).category == category
+
+
+def test_a_title_in_brackets_is_the_heading_of_the_block_below(tmp_path: Path) -> None:
+    path = tmp_path / "USER.md"
+    path.write_text(
+        "# USER\n\n【工作习惯】\n\n- 早上九点前不开会\n\n[饮食]\n- 不吃辣\n\n=== 家庭 ===\n\n"
+        "- 女儿上初二\n\n【注意】周末不要发工作消息\n\n[x] 已完成迁移\n\n【待补充】\n",
+        encoding="utf-8",
+    )
+    got = {r.text: (r.section, accept(r)) for r in read_markdown(path) if isinstance(r, Record)}
+    assert got["早上九点前不开会"][0] == "USER > 工作习惯"
+    assert got["不吃辣"][0] == "USER > 饮食"
+    assert got["女儿上初二"][0] == "USER > 家庭"
+    assert "【工作习惯】" not in got
+    # A title with its statement on the same line, or a checked box, is a memory.
+    assert not isinstance(got["【注意】周末不要发工作消息"][1], str)
+    assert not isinstance(got["[x] 已完成迁移"][1], str)
+    assert got["【待补充】"][1] == "label with no content"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # A hermes entry that is only a heading, a slot, a usage counter, a note on the file.
+        ("[偏好]", "label with no content"),
+        ("=== 工作 ===", "label with no content"),
+        ("<placeholder>", SLOT),
+        ("[MEMORY FULL: 2,200/2,200 chars]", LOG),
+        ("Usage: 812/2200 chars", LOG),
+        ("注：这里的条目会被注入到每次对话", ABOUT),
+        ("*本文件最后整理于 2026-11-20*", ABOUT),
+        ("以上偏好长期有效，有变化我会告诉你", "qualifier"),
+    ],
+)
+def test_entries_that_only_head_or_count(text: str, reason: str) -> None:
+    assert judge(text) == reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[REDACTED]", "Budget: 812/2200 RMB left this month", "上海 | 2/3 chars 的限制是微信的"],
+)
+def test_entries_near_those_shapes_are_kept(text: str) -> None:
+    assert judge(text) is None
