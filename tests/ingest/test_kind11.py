@@ -311,3 +311,47 @@ def test_entries_that_only_head_or_count(text: str, reason: str) -> None:
 )
 def test_entries_near_those_shapes_are_kept(text: str) -> None:
     assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Tool calls of an agent's terminal, pasted into a daily note.
+        "09:14 | Edited | app.py",
+        "⏺ Bash(npm test)",
+        "⎿  Read 120 lines",
+        "Read(/home/lin/app.py)",
+        "🔧 Bash: git push origin main",
+        "14:03 Edit app.py (+12 -3)",
+        "14:05 Bash `npm test` → 42 passed",
+        # What git, package managers, the shell and HTTP print.
+        "[main 3f2a9c1] fix: cache key",
+        "2 files changed, 10 insertions(+), 3 deletions(-)",
+        "Already up to date.",
+        "Switched to a new branch 'fix-cache'",
+        "added 120 packages in 3s",
+        "Successfully installed requests-2.32.3",
+        "Requirement already satisfied: numpy",
+        "bash: foo: command not found",
+        "curl: (7) Failed to connect to localhost port 8080",
+        "Permission denied (publickey).",
+        "404 Not Found",
+    ],
+)
+def test_what_programs_print_is_a_log_line(text: str) -> None:
+    assert judge(text) == LOG
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "09:14 Edited the invoice template; new rate is 85 €/h",
+        "Bash(git push) is blocked by the hook; push from the terminal",
+        "npm run build before deploy",
+        "git push only after review",
+        "[main] is the branch to deploy from",
+        "404 pages go to /not-found, never to the home page",
+    ],
+)
+def test_rules_about_those_programs_are_kept(text: str) -> None:
+    assert judge(text) is None
