@@ -355,3 +355,32 @@ def test_what_programs_print_is_a_log_line(text: str) -> None:
 )
 def test_rules_about_those_programs_are_kept(text: str) -> None:
     assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An agent workspace's instructions on its own files.
+        "Read `USER.md` first — that is the person you work for",
+        "Then read `memory/YYYY-MM-DD.md` for yesterday",
+        "Each week, prune MEMORY.md of stale entries",
+        "Once `BOOTSTRAP.md` is done, delete it",
+        "**Never load in group chats**: it holds private context",
+        "You wake up fresh every time; the notes are all you keep",
+        "Lesson learnt → update TOOLS.md",
+    ],
+)
+def test_instructions_on_the_agents_own_files(text: str) -> None:
+    assert judge(text) == ABOUT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Read `docs/ARCHITECTURE.md` before touching the scheduler",
+        "Update the README when a flag changes",
+        "Load the dishwasher after dinner, never in the morning",
+    ],
+)
+def test_instructions_on_other_files_are_kept(text: str) -> None:
+    assert judge(text) is None
