@@ -437,7 +437,7 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
         found = reader.flat()
     else:
         found = reader.parsed()
-    yield from frontmatter.annotate(_template_options(found), hint)
+    yield from frontmatter.annotate(_chat_turns(_template_options(found)), hint)
 
 
 def _template_options(records: Iterator[Record]) -> Iterator[Record]:
@@ -452,6 +452,50 @@ def _template_options(records: Iterator[Record]) -> Iterator[Record]:
             for r in options:
                 r.skip = TEMPLATE
     yield from found
+
+
+@cache
+def _roles() -> tuple[re.Pattern[str], re.Pattern[str], int]:
+    """The user's and the assistant's role names of a pasted chat, and how many turns make one
+    (noise.toml, [dialogue])."""
+    table = _noise_toml()["dialogue"]
+    user, assistant = (
+        "|".join(f"(?:{p})" for p in table[k]) for k in ("user_roles", "assistant_roles")
+    )
+    return re.compile(user, re.I), re.compile(assistant, re.I), int(table["min_turns"])
+
+
+def _chat_turns(records: Iterator[Record]) -> Iterator[Record]:
+    """Skip a run of records that are a chat's turns: each a role and what it said, the user's
+    and the assistant's in turn (noise.toml, [dialogue]), at least `min_turns` of them."""
+    found = list(records)
+    run: list[Record] = []
+    last: str | None = None
+    for r in found:
+        side = _side(r)
+        if side is None or side == last:
+            _skip_chat(run)
+            run = [r] if side else []
+        else:
+            run.append(r)
+        last = side
+    _skip_chat(run)
+    yield from found
+
+
+def _side(record: Record) -> str | None:
+    """Whose turn of a pasted chat the record is ("user", "assistant"), or None."""
+    user, assistant, _ = _roles()
+    m = None if record.skip else _dialogue()[1].match(record.text)
+    if m is None:
+        return None
+    return "user" if user.match(m[1]) else "assistant" if assistant.match(m[1]) else None
+
+
+def _skip_chat(run: list[Record]) -> None:
+    if len(run) >= _roles()[2]:
+        for r in run:
+            r.skip = _dialogue()[0]
 
 
 def _blank_front_matter(numbers: list[int], lines: list[str]) -> None:

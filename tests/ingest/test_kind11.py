@@ -384,3 +384,30 @@ def test_instructions_on_the_agents_own_files(text: str) -> None:
 )
 def test_instructions_on_other_files_are_kept(text: str) -> None:
     assert judge(text) is None
+
+
+def test_a_chat_pasted_as_lines_of_its_own_is_a_log(tmp_path: Path) -> None:
+    skips = _skips(
+        tmp_path,
+        "# 2026-11-20\n\n**User:** can we move the call?\n\n**Assistant:** Done, Thursday 10:00."
+        "\n\n**User:** thanks\n\n- 用户：周五不加班\n- 助手：好的\n- 用户：那周六呢\n\n"
+        "## Notes\n\n- **User:** prefers morning calls\n- **Assistant:** is called Pim\n",
+        "2026-11-20.md",
+    )
+    for text in (
+        "**User:** can we move the call?",
+        "**User:** thanks",
+        "助手：好的",
+        "用户：那周六呢",
+    ):
+        assert skips[text] == LOG
+    # Two labels of a profile list, each once, are no chat.
+    assert skips["**User:** prefers morning calls"] is None
+    assert skips["**Assistant:** is called Pim"] is None
+
+
+def test_facts_under_the_same_role_label_are_no_chat(tmp_path: Path) -> None:
+    skips = _skips(
+        tmp_path, "# USER\n\n- 用户：喜欢喝茶\n- 用户：住在杭州\n- 助手：叫小满\n", "USER.md"
+    )
+    assert list(skips.values()) == [None, None, None]
