@@ -411,3 +411,48 @@ def test_facts_under_the_same_role_label_are_no_chat(tmp_path: Path) -> None:
         tmp_path, "# USER\n\n- 用户：喜欢喝茶\n- 用户：住在杭州\n- 助手：叫小满\n", "USER.md"
     )
     assert list(skips.values()) == [None, None, None]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A command echoed after a prompt, an exit status, what a build or a server prints.
+        "lin@nas:~$ docker ps",
+        "root@vps:/srv# systemctl restart nginx",
+        "PS C:\\Users\\lin> dir",
+        "❯ git status",
+        ">>> import pandas as pd",
+        "In [3]: df.head()",
+        "exit 1",
+        "Exited with code 1",
+        "returncode: 1",
+        "real\t0m1.234s",
+        "[1]+  Done                    npm run dev",
+        "Segmentation fault (core dumped)",
+        "✨  Done in 3.21s.",
+        "webpack 5.89.0 compiled successfully in 812 ms",
+        "Build completed in 12.3s",
+        "Listening on http://localhost:3000",
+        "INFO:     Uvicorn running on http://127.0.0.1:8000 (Press CTRL+C to quit)",
+        "Cloning into 'app'...",
+        "remote: Enumerating objects: 5, done.",
+        "warning: LF will be replaced by CRLF in app.py.",
+    ],
+)
+def test_command_echoes_and_what_they_print_are_log_lines(text: str) -> None:
+    assert judge(text) == LOG
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "服务器重启用 `systemctl restart nginx`",
+        "Dev server listens on http://localhost:3000",
+        "家里 NAS 的 ssh：lin@nas",
+        "Build takes about 12 s; don't cancel it",
+        "Exit 12 on the A9 is the fastest way to the farm",
+        "Done in time for the school run is what matters",
+    ],
+)
+def test_facts_about_commands_and_servers_are_kept(text: str) -> None:
+    assert judge(text) is None
