@@ -456,3 +456,31 @@ def test_command_echoes_and_what_they_print_are_log_lines(text: str) -> None:
 )
 def test_facts_about_commands_and_servers_are_kept(text: str) -> None:
     assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # The order or the date of the lines around it, and a note still being written.
+        ("排名不分先后", "qualifier"),
+        ("In no particular order.", "qualifier"),
+        ("以上为 2026 年 11 月的情况", "qualifier"),
+        ("The list above is as of November 2026.", "qualifier"),
+        ("持续更新中...", ABOUT),
+        ("To be continued", ABOUT),
+    ],
+)
+def test_lines_about_their_neighbours_or_the_note(text: str, reason: str) -> None:
+    assert judge(text) == reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "不分先后，两个孩子都要公平对待",
+        "持续更新中的项目：苍蓝回响 2.0",
+        "WIP: 迁移到 Astro，还差评论区",
+    ],
+)
+def test_statements_that_start_like_them_are_kept(text: str) -> None:
+    assert judge(text) is None
