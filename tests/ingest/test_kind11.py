@@ -484,3 +484,30 @@ def test_lines_about_their_neighbours_or_the_note(text: str, reason: str) -> Non
 )
 def test_statements_that_start_like_them_are_kept(text: str) -> None:
     assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "trace_id=4bf92f3577b34da6",
+        "id: 7f3a9c1e-2b4d-4e8f-9a1b-0c2d3e4f5a6b",
+        "3f2a9c1e7b4d5a6c",
+        "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    ],
+)
+def test_generated_ids_are_log_lines(text: str) -> None:
+    assert judge(text) == LOG
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "id: 小林的工号是 A1024",
+        "6222021234567890",
+        # The wrench alone marks no tool call: a plumber's repair.
+        "09:14 | 🔧 水管师傅上门 | 换了阀门",
+        "deadbeef is the test account's pin",
+    ],
+)
+def test_near_ids_are_kept(text: str) -> None:
+    assert judge(text) is None
