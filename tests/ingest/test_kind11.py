@@ -77,6 +77,7 @@ def test_tool_calls_with_their_results_are_log_lines(text: str) -> None:
     [
         "11:00 | 和客户通话 | 确认交稿日期 12-05",
         "09:00 | daily_report | 发日报给老板",
+        "07:00 | run_club | 5 km easy along the canal",
         "直播前先跑 `obs --check` → 全绿才开播",
         "`make test` → must pass before every push",
         "Run `pnpm build` → then upload dist/ to the bucket",
