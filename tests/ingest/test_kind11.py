@@ -157,7 +157,7 @@ def test_an_italic_tagline_about_the_person_is_kept(tmp_path: Path) -> None:
         # Turns of a conversation pasted into one history entry, each behind its role's tag.
         "[user] 今天能多玩半小时吗 [assistant] 按规则周末 2 小时",
         "[User] can we move the call? [Assistant] Sure, Thursday 10:00 works.",
-        "user: 帮我订周五的票 assistant: 好的，已经订好了",
+        "user: 帮我订周五的票\nassistant: 好的，已经订好了",
     ],
 )
 def test_a_pasted_exchange_is_a_log_line(text: str) -> None:
@@ -261,6 +261,8 @@ def test_chat_in_a_transcript_is_not_remembered(message: str) -> None:
         ("叫我老王就行", "address"),
         ("call me Lin", "address"),
         ("2026-12-09 我要去 KVR 办居留", "dated_event"),
+        ("2026-12-01 老板让我去上海出差", "dated_event"),
+        ("2026-11-30 妈妈给我寄了腊肠", "dated_event"),
         ("记住：我对青霉素过敏", "remember"),
         ("记住我不吃辣，好吗", "remember"),
         ("我不吃香菜", "diet"),
@@ -505,6 +507,9 @@ def test_generated_ids_are_log_lines(text: str) -> None:
     [
         "id: 小林的工号是 A1024",
         "6222021234567890",
+        "ID: 110101199003071234",
+        "[WARN] 周末不要给客户发邮件",
+        "User: Lin, a Go developer. Assistant: called Pim, dry humour.",
         # The wrench alone marks no tool call: a plumber's repair.
         "09:14 | 🔧 水管师傅上门 | 换了阀门",
         "deadbeef is the test account's pin",
