@@ -198,7 +198,7 @@ class _Reader:
             # The stamp cut off is evidence too: a program's log line keeps its stamp and tag
             # ("[2026-11-10T23:58:01+08:00] memory_flush: appended 9 lines"), noise.toml.
             rec.skip = noise.judge(stamped)
-        if self.tagline and not rec.skip and not _tagline()[1].match(text):
+        if self.tagline and not rec.skip and not _tagline()[1].match(text.lstrip("_*")):
             # A tagline of a class of its own ("*Update this as you go.*") keeps that reason.
             rec.skip = noise.judge(text) or _tagline()[0]
         yield rec

@@ -149,6 +149,8 @@ def test_a_tagline_of_a_class_of_its_own_keeps_its_reason(tmp_path: Path) -> Non
 def test_an_italic_tagline_about_the_person_is_kept(tmp_path: Path) -> None:
     skips = _skips(tmp_path, "# USER\n\n*My owner is a night-shift nurse in Leeds.*\n\n- x\n")
     assert skips["*My owner is a night-shift nurse in Leeds.*"] is None
+    skips = _skips(tmp_path, "# SOUL\n\n_I'm Pim, the household helper._\n\n- x\n")
+    assert skips["_I'm Pim, the household helper._"] is None
 
 
 @pytest.mark.parametrize(
