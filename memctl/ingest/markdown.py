@@ -52,6 +52,8 @@ OPEN_TASK = "open_task"
 DATED_LINE = "dated_line"
 TEMPLATE = "template placeholder"  # noise.toml: the reason of unfilled template slots
 _QUOTE = re.compile(r"^ {0,3}> ?")
+# A paragraph in italics from end to end ("_…_", "*…*"; not bold, "**…**").
+_ITALIC = re.compile(r"^([_*])(?![_*\s]).*(?<![_*\s])\1$", re.S)
 # Agents' list items that CommonMark reads as paragraphs: "-text" and "• text".
 _LOOSE_ITEM = re.compile(r"^(\s*)(?:-(?=[^\s>-])|•\s*)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
@@ -154,7 +156,7 @@ def is_label(text: str) -> bool:
 
 
 def _label_text(text: str) -> str:
-    return text.strip().strip("*_ ").rstrip(":：").strip("*_ ")
+    return text.strip().strip("*_ ").rstrip(":：").strip("*_ ").strip("【】[]= \t")
 
 
 class _Reader:
@@ -196,8 +198,9 @@ class _Reader:
             # The stamp cut off is evidence too: a program's log line keeps its stamp and tag
             # ("[2026-11-10T23:58:01+08:00] memory_flush: appended 9 lines"), noise.toml.
             rec.skip = noise.judge(stamped)
-        if self.tagline and not rec.skip and not _tagline()[1].match(text):
-            rec.skip = _tagline()[0]
+        if self.tagline and not rec.skip and not _tagline()[1].match(text.lstrip("_*")):
+            # A tagline of a class of its own ("*Update this as you go.*") keeps that reason.
+            rec.skip = noise.judge(text) or _tagline()[0]
         yield rec
 
     def heading(self, level: int, text: str) -> None:
@@ -247,7 +250,12 @@ class _Reader:
                 start, end = self.span(node)
                 text = "\n".join(self.text(start, end, quote))
                 if not is_label(text):
+                    # A line in italics right under the title is the file's tagline, as a
+                    # blockquote there is ("_You're not a chatbot. You're becoming someone._").
+                    italic = k == 1 and quote == 0 and _is_title(nodes[0]) and _italic(text)
+                    self.tagline = self.tagline or italic
                     yield from self.paragraph(start, end, quote, introduced)
+                    self.tagline = self.tagline and not italic
                 elif k + 1 < len(nodes) and nodes[k + 1].name not in _NOT_INTRODUCED:
                     label = (k + 1, _label_text(text))
                 else:
@@ -357,6 +365,10 @@ class _Reader:
             yield from self.record(start + offset, " | ".join(c for c in cells if c), label=label)
 
 
+def _italic(text: str) -> bool:
+    return _ITALIC.match(text) is not None
+
+
 def _is_title(node: Node) -> bool:
     return node.name in ("heading", "lheading") and int(node.meta["level"]) == 1
 
@@ -425,7 +437,7 @@ def read_markdown(path: Path) -> Iterator[Record | Rejection]:
         found = reader.flat()
     else:
         found = reader.parsed()
-    yield from frontmatter.annotate(_template_options(found), hint)
+    yield from frontmatter.annotate(_chat_turns(_template_options(found)), hint)
 
 
 def _template_options(records: Iterator[Record]) -> Iterator[Record]:
@@ -440,6 +452,50 @@ def _template_options(records: Iterator[Record]) -> Iterator[Record]:
             for r in options:
                 r.skip = TEMPLATE
     yield from found
+
+
+@cache
+def _roles() -> tuple[re.Pattern[str], re.Pattern[str], int]:
+    """The user's and the assistant's role names of a pasted chat, and how many turns make one
+    (noise.toml, [dialogue])."""
+    table = _noise_toml()["dialogue"]
+    user, assistant = (
+        "|".join(f"(?:{p})" for p in table[k]) for k in ("user_roles", "assistant_roles")
+    )
+    return re.compile(user, re.I), re.compile(assistant, re.I), int(table["min_turns"])
+
+
+def _chat_turns(records: Iterator[Record]) -> Iterator[Record]:
+    """Skip a run of records that are a chat's turns: each a role and what it said, the user's
+    and the assistant's in turn (noise.toml, [dialogue]), at least `min_turns` of them."""
+    found = list(records)
+    run: list[Record] = []
+    last: str | None = None
+    for r in found:
+        side = _side(r)
+        if side is None or side == last:
+            _skip_chat(run)
+            run = [r] if side else []
+        else:
+            run.append(r)
+        last = side
+    _skip_chat(run)
+    yield from found
+
+
+def _side(record: Record) -> str | None:
+    """Whose turn of a pasted chat the record is ("user", "assistant"), or None."""
+    user, assistant, _ = _roles()
+    m = None if record.skip else _dialogue()[1].match(record.text)
+    if m is None:
+        return None
+    return "user" if user.match(m[1]) else "assistant" if assistant.match(m[1]) else None
+
+
+def _skip_chat(run: list[Record]) -> None:
+    if len(run) >= _roles()[2]:
+        for r in run:
+            r.skip = _dialogue()[0]
 
 
 def _blank_front_matter(numbers: list[int], lines: list[str]) -> None:
