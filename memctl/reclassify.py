@@ -112,7 +112,7 @@ def _classify(
         entry["content"], ts=entry["ts"],
         section=first["section"] if first else None, path=first["path"] if first else None,
         category=first["category"] if first else None, relatives=relatives,
-        dated=first is not None and first["layer_hint"] == markdown.DATED_LINE,
+        dated=first is not None and frontmatter.has(first["layer_hint"], markdown.DATED_LINE),
     )  # fmt: skip
 
 

@@ -76,7 +76,7 @@ def classified(job: Job) -> dict[str, Any]:
     content, ts, section, path, category, layer_hint, relatives = job
     c = classify(
         content, ts=ts, section=section, path=path, category=category, relatives=relatives,
-        dated=layer_hint == markdown.DATED_LINE,
+        dated=frontmatter.has(layer_hint, markdown.DATED_LINE),
     )  # fmt: skip
     # What the file says its records are (front matter) bounds the classifier's layer.
     layer = frontmatter.apply_hint(c.layer, layer_hint)

@@ -70,8 +70,18 @@ def annotate(
     for item in items:
         if front is not None and isinstance(item, Record):
             item.section = " > ".join(s for s in (front.section, item.section) if s) or None
-            item.layer_hint = front.layer_hint
+            item.layer_hint = _SEP.join(h for h in (front.layer_hint, item.layer_hint) if h)
         yield item
+
+
+# A record's layer hint is its file's type and what its own form says ("dated_line", an open
+# task), joined by this, in that order; one alone is stored as it is.
+_SEP = "+"
+
+
+def has(layer_hint: str | None, name: str) -> bool:
+    """Whether the hint (as a record or a sources row keeps it) says `name`."""
+    return name in (layer_hint or "").split(_SEP)
 
 
 def file_hint(path: str) -> str | None:
@@ -97,11 +107,13 @@ _HEAD_LINES = 50  # front matter longer than this is no memory file's
 
 
 def apply_hint(layer: str, layer_hint: str | None) -> str:
-    """The layer to store: the classifier's when the hint allows it, else the hint's first."""
-    allowed = _types().get(layer_hint or "")
-    if not allowed or layer in allowed:
-        return layer
-    return allowed[0]
+    """The layer to store: the classifier's when the hint allows it, else the hint's first;
+    the file's type first, then the record's own form (an open task is a task whatever file)."""
+    for part in (layer_hint or "").split(_SEP):
+        allowed = _types().get(part)
+        if allowed and layer not in allowed:
+            layer = allowed[0]
+    return layer
 
 
 @lru_cache(maxsize=1)

@@ -107,6 +107,25 @@ def test_topic_file_type_bounds_the_stored_layer(import_json, query):
     assert sections == [("Role — who the user is at work",)]
 
 
+def test_a_topic_files_dated_line_and_open_task_keep_their_own_hint(tmp_path: Path) -> None:
+    """The file's type and what a line's own form says are both kept: a dated line still
+    weighs as dated, an unchecked box still reads as a task, inside a typed topic file."""
+    path = tmp_path / "project_backup.md"
+    path.write_text(
+        "---\nname: Backups\ndescription: the NAS backups\ntype: project\n---\n\n"
+        "- 2026-11-22 backup restore test passed\n- [ ] rotate the offsite disk\n"
+        "- Snapshots run nightly at 02:00\n",
+        encoding="utf-8",
+    )
+    records = [r for r in read_markdown(path) if isinstance(r, Record)]
+    hints = [r.layer_hint for r in records]
+    assert [frontmatter.has(h, "dated_line") for h in hints] == [True, False, False]
+    assert [frontmatter.has(h, "open_task") for h in hints] == [False, True, False]
+    assert all(frontmatter.has(h, "project") for h in hints)
+    assert frontmatter.apply_hint("procedural", hints[1]) == "episodic"
+    assert frontmatter.apply_hint("profile", hints[2]) == "procedural"
+
+
 @pytest.mark.parametrize(
     ("layer", "hint", "stored"),
     [
