@@ -189,6 +189,11 @@ class _Reader:
                 hint = DATED_LINE
         if not text:
             return
+        if header and stamped is not text:
+            # A first cell that was the row's date is now its time: its column's name goes too.
+            names = header.split(" | ")
+            header = " | ".join(names[len(names) - text.count(" | ") - 1 :])
+            header = header if header.strip(" |") else None
         section = self.section
         if label:
             section = f"{section} > {label}" if section else label

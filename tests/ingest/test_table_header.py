@@ -39,6 +39,14 @@ def test_a_body_row_keeps_its_text_and_carries_the_names_of_its_cells(tmp_path):
     ]
 
 
+def test_a_first_cell_cut_off_as_the_rows_date_takes_its_columns_name_with_it(tmp_path):
+    found = records(tmp_path, "| Date | Venue | Status |\n|---|---|---|\n"
+                    "| 2027-04-17 | Tythe Barn | retainer paid |\n")  # fmt: skip
+    assert [(r.ts, r.text, r.header) for r in found] == [
+        ("2027-04-17", "Tythe Barn | retainer paid", "Venue | Status")
+    ]
+
+
 def test_the_classifier_reads_a_row_under_its_header():
     assert with_header(ROW, "Name | Role | Salary") == "Name | Role | Salary\n" + ROW
     assert with_header(ROW, None) == ROW
