@@ -33,6 +33,9 @@ class Record:
     # What the file says the record is (a Claude Code memory `type:`), for the classifier:
     # see memctl/ingest/frontmatter.py.
     layer_hint: str | None = None
+    # A table row's header: its cells' column names, joined by " | " as its cells are. Context
+    # the classifier reads the row under (memctl/ingest/markdown.py, with_header), not its text.
+    header: str | None = None
     # Why a reader already knows this record must not become a memory (tool output, setup text…).
     skip: str | None = None
     # Entry fields carried by memctl's own export, restored on import.

@@ -9,7 +9,8 @@ from typing import Any
 import orjson
 
 from memctl import changes, supersede
-from memctl.classify import Classification, classify, confidential, home, scopes
+from memctl.classify import Classification, confidential, home, scopes
+from memctl.importer.classify import classify_row
 from memctl.ingest import frontmatter, markdown
 from memctl.store import UserStore
 from memctl.store.fields import FACT_FIELDS, RECLASSIFY_KEEPS, classified_row
@@ -108,8 +109,9 @@ def _layer(first: dict[str, Any] | None, c: Classification) -> str:
 def _classify(
     entry: dict[str, Any], first: dict[str, Any] | None, relatives: frozenset[str]
 ) -> Classification:
-    return classify(
-        entry["content"], ts=entry["ts"],
+    # A table row is read with its header, as at import (kept with its source).
+    return classify_row(
+        entry["content"], first["header"] if first else None, ts=entry["ts"],
         section=first["section"] if first else None, path=first["path"] if first else None,
         category=first["category"] if first else None, relatives=relatives,
         dated=first is not None and frontmatter.has(first["layer_hint"], markdown.DATED_LINE),

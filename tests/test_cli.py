@@ -13,6 +13,7 @@ from memctl.store import Store
 SOURCE_FIELDS = [
     "path", "line", "format", "session_id", "message_id", "role", "ts", "section", "raw_hash",
     "run_id", "merge_layer", "merge_score", "created_at", "category", "layer_hint",
+    "header",
 ]  # fmt: skip
 
 MEMORY = (

@@ -28,6 +28,7 @@ SESSION = (
 SOURCE_FIELDS = [
     "path", "line", "format", "session_id", "message_id", "role", "ts", "section", "raw_hash",
     "merge_layer", "merge_score", "category", "layer_hint",
+    "header",
 ]  # fmt: skip
 
 

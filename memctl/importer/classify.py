@@ -6,11 +6,12 @@ dedupe engine and writes everything else (the two cost about the same; machines 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any, overload
 
 from memctl import supersede
-from memctl.classify import classify, confidential, home, scopes
+from memctl.classify import Classification, classify, confidential, home, scopes
 from memctl.importer import accept
 from memctl.importer.accept import Accepted
 from memctl.importer.batch import Batch
@@ -22,9 +23,9 @@ from memctl.store.fields import classified_row
 # Not an entry column: whether the classifier found a realm cue on the line (for settle_realms).
 REALM_CUED = "realm_cued"
 
-# content, ts, section, path, category, layer hint, and the people its file names privately
-# (relatives, confidential clients: confidential.people).
-Job = tuple[str, str | None, str | None, str, str | None, str | None, frozenset[str]]
+# content, ts, section, path, category, layer hint, the people its file names privately
+# (relatives, confidential clients: confidential.people), and a table row's header.
+Job = tuple[str, str | None, str | None, str, str | None, str | None, frozenset[str], str | None]
 
 
 def start(batch: list[Accepted], helper: Helper | None = None) -> Shared[Job, dict[str, Any]]:
@@ -68,15 +69,15 @@ def merged_away(batch: Batch) -> list[int]:
 
 def job(a: Accepted, relatives: frozenset[str] = frozenset()) -> Job:
     r = a.record
-    return (a.content, r.ts, r.section, r.path, a.category, r.layer_hint, relatives)
+    return (a.content, r.ts, r.section, r.path, a.category, r.layer_hint, relatives, r.header)
 
 
 def classified(job: Job) -> dict[str, Any]:
     """The classifier's fields for one new entry, and the fact it states (if about the user)."""
-    content, ts, section, path, category, layer_hint, relatives = job
-    c = classify(
-        content, ts=ts, section=section, path=path, category=category, relatives=relatives,
-        dated=frontmatter.has(layer_hint, markdown.DATED_LINE),
+    content, ts, section, path, category, layer_hint, relatives, header = job
+    c = classify_row(
+        content, header, ts=ts, section=section, path=path, category=category,
+        relatives=relatives, dated=frontmatter.has(layer_hint, markdown.DATED_LINE),
     )  # fmt: skip
     # What the file says its records are (front matter) bounds the classifier's layer.
     layer = frontmatter.apply_hint(c.layer, layer_hint)
@@ -85,6 +86,19 @@ def classified(job: Job) -> dict[str, Any]:
     # re-classify and edit use).
     fields.update(supersede.fact_fields(content, c.realm))
     return fields
+
+
+def classify_row(text: str, header: str | None, **context: Any) -> Classification:
+    """`classify` of a record, a table row read with its header (Record.header): the column
+    names say what each cell's value is (a wage, a phone number), and so who may see it; not
+    whose the row is nor what kind of memory it keeps, which the row says alone (a "姓名" column
+    lists other people, not the user's name)."""
+    c = classify(text, **context)
+    if header is None:
+        return c
+    return dataclasses.replace(
+        c, audience=classify(markdown.with_header(text, header), **context).audience
+    )
 
 
 # A new entry as its file's realms are settled: id, text, realm, whether its line said the

@@ -133,7 +133,7 @@ def _source_row(
         layer, score = how.layer, round(how.score, 4)
     return (
         entry_id, r.path, r.line, r.format, r.session_id, r.message_id, r.role, r.ts, r.section,
-        a.raw_hash, run_id, layer, score, now, a.category, r.layer_hint,
+        a.raw_hash, run_id, layer, score, now, a.category, r.layer_hint, r.header,
     )  # fmt: skip
 
 
@@ -154,7 +154,7 @@ def _restored_sources(
             text["session_id"], text["message_id"], text["role"], text["ts"],
             text["section"], text["raw_hash"] or f"restored:{entry_id}", run_id,
             text["merge_layer"] or "restored", score if type(score) in (int, float) else None,
-            now, text["category"], text["layer_hint"],
+            now, text["category"], text["layer_hint"], text["header"],
         )  # fmt: skip
 
 

@@ -4,7 +4,8 @@ A record is a memory, not a line (markdown-it-py parses the blocks):
 - a list item together with its nested items and continuation lines is one record;
 - a paragraph is one record, except that a dated line (`[2026-02-14 10:57] …`, `2026-02-21: …`)
   always opens a record of its own (nanobot HISTORY.md runs entries together);
-- a table body row is a record (cells joined by " | "); the header row is context;
+- a table body row is a record (cells joined by " | "); the header row is context: the
+  classifier reads the row under it (with_header), the row is stored as it is;
 - headings become the records' `section`, and so does a label line that introduces the block
   after it (`**新增**:`, `Notes:`): context of what follows, not a record of its own;
 - front matter, code fences, HTML comments and rules are not records; a hermes file (entries
@@ -177,6 +178,7 @@ class _Reader:
         fmt: str = FORMAT,
         label: str | None = None,
         hint: str | None = None,
+        header: str | None = None,
     ) -> Iterator[Record]:
         """The record (none if no text is left once a dated prefix is cut)."""
         stamped = text = text.strip()
@@ -187,11 +189,16 @@ class _Reader:
                 hint = DATED_LINE
         if not text:
             return
+        if header and stamped is not text:
+            # A first cell that was the row's date is now its time: its column's name goes too.
+            names = header.split(" | ")
+            header = " | ".join(names[len(names) - text.count(" | ") - 1 :])
+            header = header if header.strip(" |") else None
         section = self.section
         if label:
             section = f"{section} > {label}" if section else label
         rec = Record(text, self.shown, self.numbers[index], fmt, MEMORY, ts=ts, section=section)
-        rec.layer_hint = hint
+        rec.layer_hint, rec.header = hint, header
         # What a heading says of the lines under it ("置信度体系", "Session: …"): noise.toml.
         rec.skip = noise.judge_in_section(text, section)
         if not rec.skip and stamped is not text:
@@ -273,11 +280,14 @@ class _Reader:
                 yield from quoted
                 self.tagline = self.tagline and not tagline
             elif name == "table":
+                names: list[str] = []
                 for part in node.children:
-                    if part.name == "tbody":
-                        for row in part.children:
-                            start = self.span(row)[0]
-                            yield from self.rows(start, [self.lines[start]], introduced)
+                    for row in part.children:
+                        start = self.span(row)[0]
+                        if part.name == "thead":
+                            names = _cells(self.lines[start])
+                        elif part.name == "tbody":
+                            yield from self.rows(start, [self.lines[start]], introduced, names)
             elif name == "fence":
                 start, end = self.span(node)
                 if str(node.meta.get("content", "")).strip():
@@ -357,12 +367,31 @@ class _Reader:
                 body.append(line.strip())
         yield from self.record(start, "\n".join(body), label=label, hint=hint)
 
-    def rows(self, start: int, lines: list[str], label: str | None) -> Iterator[Record]:
+    def rows(
+        self, start: int, lines: list[str], label: str | None, names: Sequence[str] = ()
+    ) -> Iterator[Record]:
+        """A table's body rows, each with the names of its cells' columns (`names`, from its
+        header row) as its header; an empty cell and its column's name are left out."""
         for offset, row in enumerate(lines):
             if not row.strip() or _TABLE_RULE.match(row):
                 continue
-            cells = [c.strip() for c in row.strip().strip("|").split("|")]
-            yield from self.record(start + offset, " | ".join(c for c in cells if c), label=label)
+            cells = _cells(row)
+            kept = [k for k, c in enumerate(cells) if c]
+            header = " | ".join(names[k] if k < len(names) else "" for k in kept)
+            yield from self.record(
+                start + offset, " | ".join(cells[k] for k in kept), label=label,
+                header=header if header.strip(" |") else None,
+            )  # fmt: skip
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def with_header(text: str, header: str | None) -> str:
+    """A table row as the classifier reads it: under its header (Record.header), the names of
+    its cells' columns, as in its table ("Name | Salary" over "Mia | 2,400")."""
+    return f"{header}\n{text}" if header else text
 
 
 def _italic(text: str) -> bool:

@@ -64,6 +64,7 @@ class SourceRow(NamedTuple):
     created_at: str
     category: str | None
     layer_hint: str | None
+    header: str | None  # a table row's column names (Record.header)
 
 
 SOURCE_COLUMNS: tuple[str, ...] = SourceRow._fields

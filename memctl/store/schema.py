@@ -372,3 +372,15 @@ def m007_links_by_old(db: sqlite_utils.Database) -> None:
         CREATE INDEX supersedes_old ON supersedes (user_id, old_id, new_id)
         """,
     )
+
+
+@migration(8, "a table row's header, kept with its source")
+def m008_source_header(db: sqlite_utils.Database) -> None:
+    _run_statements(
+        db,
+        """
+        -- The column names of a table row's cells: the classifier reads the row with them,
+        -- and re-classifying must read it as import did, when the file may be gone.
+        ALTER TABLE sources ADD COLUMN header TEXT
+        """,
+    )

@@ -82,7 +82,8 @@ def test_a_source_row_binds_each_value_to_its_column() -> None:
     from memctl.store.fields import SOURCE_COLUMNS
 
     record = Record("tea", "a.md", 7, "markdown", role="user", ts="2024-01-02", section="S",
-                    session_id="s1", message_id="m1", layer_hint="profile")  # fmt: skip
+                    session_id="s1", message_id="m1", layer_hint="profile",
+                    header="Name | Role")  # fmt: skip
     a = accepting.Accepted(record, "tea", "s1:n", "r1:r", "preference", ())
     how = Merge(dup=5, into=3, layer="jaccard", score=0.912345, why="near")
     row = writing._source_row(a, 5, 9, True, "NOW", how)
@@ -91,5 +92,5 @@ def test_a_source_row_binds_each_value_to_its_column() -> None:
         "session_id": "s1", "message_id": "m1", "role": "user", "ts": "2024-01-02",
         "section": "S", "raw_hash": "r1:r", "run_id": 9, "merge_layer": "jaccard",
         "merge_score": 0.9123, "created_at": "NOW", "category": "preference",
-        "layer_hint": "profile",
+        "layer_hint": "profile", "header": "Name | Role",
     }  # fmt: skip

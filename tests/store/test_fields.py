@@ -29,6 +29,7 @@ def test_the_source_columns_are_the_sources_table_and_each_smaller_list_a_part_o
     assert f.SOURCE_EXPORT == (
         "path", "line", "format", "session_id", "message_id", "role", "ts", "section",
         "raw_hash", "merge_layer", "merge_score", "category", "layer_hint",
+        "header",
     )  # fmt: skip
     assert set(f.SOURCE_TEXT) == set(f.SOURCE_EXPORT) - {"path", "line", "merge_score"}
 

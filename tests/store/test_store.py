@@ -206,6 +206,7 @@ def test_a_commit_refused_for_a_dangling_reference_rolls_back(db_path, scratch):
         "now",
         None,
         None,
+        None,
     )
     with pytest.raises(sqlite3.IntegrityError), store.transaction():
         store.conn.execute("PRAGMA defer_foreign_keys = ON")
