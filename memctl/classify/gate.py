@@ -207,8 +207,12 @@ def _refold(folded: str) -> str:
 
 def fold(text: str) -> str:
     """`text` casefolded so that it holds a casefolded literal whenever a case-insensitive
-    pattern finds that literal in `text` (tests/classify/test_gate.py checks every letter)."""
-    return text.translate(_AS_ASCII).casefold()
+    pattern finds that literal in `text` (tests/classify/test_gate.py checks every letter).
+    Most texts hold neither dotted nor dotless I: translating them changes nothing, and costs
+    ~30 µs on a 400-character Chinese note (a dict look-up per character), the two `in` 0.2."""
+    if "\u0130" in text or "\u0131" in text:
+        text = text.translate(_AS_ASCII)
+    return text.casefold()
 
 
 _DIGIT = re.compile(r"\d")
