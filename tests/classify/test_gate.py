@@ -346,6 +346,28 @@ def test_a_pair_with_a_typographic_apostrophe_keys_nothing() -> None:
     assert index.present(text.casefold(), grams(segment.fold(text))) == {1}
 
 
+def test_one_character_literals_are_found_in_the_text_not_among_its_pairs() -> None:
+    # An Index looks its one-character keys up in the text itself; grams holds pairs only.
+    index = Index([(1, gated("岁")), (2, gated(r"€\s?\d")), (3, gated("用户"))])
+    assert "岁" not in grams("今年三十岁") and "€" not in grams("花了€5")
+    assert index.present("今年三十岁", grams("今年三十岁")) == {1}
+    assert index.owners("x €5", "x €5", set(), grams("x €5")) == {2}
+    assert index.owners("用户三十岁", "用户三十岁", set()) == {1, 3}
+    assert index.present("用", grams("用")) == set()
+
+
+def test_no_one_character_key_of_the_rules_is_an_apostrophe() -> None:
+    """One-character keys are looked up in the text an Index is given, which for the hedges,
+    facts and injection is the plain casefold while their pairs are segment.fold's (’ made
+    '): the two hold the same characters but for apostrophes, so no such key may exist."""
+    indexes = [
+        rules.lexicon().text_patterns, injection._flags()[2], facts._rules().index,
+        facts._rules().hedge,
+    ]  # fmt: skip
+    singles = {key for index in indexes for key in index.keys if len(key) == 1}
+    assert len(singles) > 20 and singles.isdisjoint("'\u2018\u2019")
+
+
 def test_no_requirement_hides_a_match_on_a_dotless_i() -> None:
     # re.I takes "ı" for "i"; the callers' str.casefold() keeps it.
     text = "maybe I th\u0131nk"
