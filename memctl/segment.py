@@ -248,16 +248,23 @@ def _lexicon_tokenizer() -> Any:
 
 def add_words(words: frozenset[str]) -> None:
     """Teach the segmenter lexicon words it would otherwise split (剧本杀, 角色扮演)."""
+    global _cuts
     tokenizer = _lexicon_tokenizer()
     for word in sorted(words):
         if _CJK_RUN.fullmatch(word):
             tokenizer.add_word(word)
     _cut_run.cache_clear()
+    _cuts += 1
 
 
 def cut(run: str) -> list[str]:
     """Segment a run of CJK characters exactly as jieba's `lcut(run, HMM=False)` does."""
     return list(_cut_run(run))
+
+
+# How many times add_words changed the segmentation: what was remembered of a run's cut
+# before then is stale (Vocabulary's runs).
+_cuts = 0
 
 
 # The same short runs (用户, 喜欢, a name) recur across a user's memories: remembering their
@@ -309,18 +316,37 @@ class Vocabulary:
     such runs are segmented: about a third of them on tests/corpus.py's text, which halves
     classification time (tests/bench/bench_classify.py). The answer is the same as segmenting
     everything (tests/classify/test_gate.py).
+
+    Runs are cut apart by every character that is not CJK, so a text's words are the union of
+    its runs' (and its Latin words'): each run's words are remembered. The runs of a paragraph
+    that many notes share (a pinned preamble, boilerplate) are then looked up, not searched
+    for every word of the vocabulary and cut again, note after note.
     """
+
+    # Runs remembered at most, then all forgotten at once (~3 MB): a shared paragraph's runs
+    # are cut again once per ~16k other runs, which costs nothing to speak of.
+    RUNS = 1 << 14
 
     def __init__(self, words: frozenset[str]) -> None:
         self.words = words
         cjk = sorted((w for w in words if _CJK_RUN.fullmatch(w)), key=len, reverse=True)
         self._cjk = re.compile("|".join(map(re.escape, cjk))) if cjk else None
+        self._runs: dict[str, tuple[str, ...]] = {}  # CJK run -> its tokens that are words
+        self._cuts = _cuts  # the segmentation the remembered runs were cut by
 
     def found(self, folded: str) -> frozenset[str]:
         """The vocabulary's words that are tokens of `folded` (already folded text)."""
         found = set(_LATIN_WORD.findall(folded))
         if self._cjk is not None:
+            if self._cuts != _cuts or len(self._runs) > self.RUNS:
+                self._runs, self._cuts = {}, _cuts
+            runs, search = self._runs, self._cjk.search
             for run in _CJK_RUN.findall(folded):
-                if self._cjk.search(run):
-                    found.update(_cut_run(run))
+                if (tokens := runs.get(run)) is None:
+                    tokens = runs[run] = self._words_of(run) if search(run) else ()
+                if tokens:
+                    found.update(tokens)
         return self.words.intersection(found)
+
+    def _words_of(self, run: str) -> tuple[str, ...]:
+        return tuple(self.words.intersection(_cut_run(run)))

@@ -89,6 +89,34 @@ def test_found_equals_segmenting_everything_on_generated_text(text: str) -> None
     assert found(text) == fully_segmented(text)
 
 
+def test_found_remembers_runs_shared_by_many_texts_with_the_same_answer() -> None:
+    """A run's words are remembered (boilerplate repeats its runs note after note): texts
+    that share runs, found again and again, give what segmenting each of them does."""
+    shared = "用户喜欢在周末玩剧本杀，晚上跑团。打开个人设置页面"
+    texts = [f"{shared}，第{n}次" if n % 2 else f"第{n}次：{shared}" for n in range(50)]
+    vocabulary = rules.lexicon().vocabulary
+    assert [found(t) for t in texts * 2] == [fully_segmented(t) for t in texts * 2]
+    assert {"剧本杀", "跑团"} <= found(shared) and "人设" not in found(shared)
+    assert vocabulary._runs["打开个人设置页面"] == ()  # searched once, no word of it
+
+
+def test_found_forgets_its_runs_when_the_segmentation_changes() -> None:
+    vocabulary = segment.Vocabulary(frozenset({"壬癸"}))
+    assert vocabulary.found("庚辛壬癸") == frozenset()  # four single characters
+    segment.add_words(frozenset({"壬癸"}))  # in no test's text
+    assert segment.cut("庚辛壬癸") == ["庚", "辛", "壬癸"]
+    assert vocabulary.found("庚辛壬癸") == {"壬癸"}
+
+
+def test_found_remembers_a_bounded_number_of_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    vocabulary = segment.Vocabulary(rules.lexicon().vocabulary.words)
+    monkeypatch.setattr(segment.Vocabulary, "RUNS", 3)
+    for n, other in enumerate("甲乙丙丁戊己庚辛子丑寅卯辰巳午未申酉戌亥"):
+        assert vocabulary.found(f"剧本杀{n}{other}{n}跑团") == {"剧本杀", "跑团"}
+        assert len(vocabulary._runs) <= 3 + 3  # forgotten once past RUNS, before a text
+    assert len(vocabulary._runs) >= 1 and vocabulary.found("跑团") == {"跑团"}
+
+
 def test_requirement_finds_the_literal_a_match_needs() -> None:
     assert requirement(r"\bcall(?:s|ed)? (?:me|him)\b") == ("call",)
     assert requirement("(?<![家们都])叫我(?!们)") == ("叫我",)
@@ -208,6 +236,8 @@ def test_fold_holds_what_a_case_insensitive_literal_matches() -> None:
     ]
     assert misses == []
     assert fold("FİLE ıS") == "file is"
+    # Each on its own too: the translation runs only for a text that holds one of them.
+    assert (fold("FİLE"), fold("ıS"), fold("İ")) == ("file", "is", "i")
 
 
 def _gated_patterns() -> list[tuple[str, int]]:
@@ -314,6 +344,28 @@ def test_a_pair_with_a_typographic_apostrophe_keys_nothing() -> None:
     index = Index([(1, gated("\u2019s own", re.I))])
     text = "It\u2019s own"
     assert index.present(text.casefold(), grams(segment.fold(text))) == {1}
+
+
+def test_one_character_literals_are_found_in_the_text_not_among_its_pairs() -> None:
+    # An Index looks its one-character keys up in the text itself; grams holds pairs only.
+    index = Index([(1, gated("岁")), (2, gated(r"€\s?\d")), (3, gated("用户"))])
+    assert "岁" not in grams("今年三十岁") and "€" not in grams("花了€5")
+    assert index.present("今年三十岁", grams("今年三十岁")) == {1}
+    assert index.owners("x €5", "x €5", set(), grams("x €5")) == {2}
+    assert index.owners("用户三十岁", "用户三十岁", set()) == {1, 3}
+    assert index.present("用", grams("用")) == set()
+
+
+def test_no_one_character_key_of_the_rules_is_an_apostrophe() -> None:
+    """One-character keys are looked up in the text an Index is given, which for the hedges,
+    facts and injection is the plain casefold while their pairs are segment.fold's (’ made
+    '): the two hold the same characters but for apostrophes, so no such key may exist."""
+    indexes = [
+        rules.lexicon().text_patterns, injection._flags()[2], facts._rules().index,
+        facts._rules().hedge,
+    ]  # fmt: skip
+    singles = {key for index in indexes for key in index.keys if len(key) == 1}
+    assert len(singles) > 20 and singles.isdisjoint("'\u2018\u2019")
 
 
 def test_no_requirement_hides_a_match_on_a_dotless_i() -> None:
