@@ -9,6 +9,7 @@ import pytest
 
 from memctl.importer.accept import accept
 from memctl.ingest.markdown import read_markdown
+from memctl.ingest.noise import judge
 from memctl.models import Record
 
 ABOUT = "about the memory file"
@@ -53,3 +54,34 @@ def test_an_italic_tagline_that_speaks_to_the_agent_stays_a_tagline(
 ) -> None:
     skips = _skips(tmp_path, f"# SOUL.md - Who You Are\n\n{line}\n\n## Core\n\n- x\n")
     assert skips[line] == ABOUT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Two labels of a profile in one entry or paragraph, the writer's own capitals.
+        "User: Lin, 34, Berlin\nAssistant: Pim, the household helper",
+        "Human: Mara (she/her), night-shift nurse\nAI: Pim, keeps the family calendar",
+    ],
+)
+def test_a_users_and_an_assistants_label_on_two_lines_is_no_chat(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A program's dump writes its roles in lower case; a writer's pasted chat goes on.
+        "user: 帮我订周五的票\nassistant: 好的，已经订好了",
+        "User: can we move the call?\nAssistant: Done, Thursday 10:00.\nUser: thanks",
+    ],
+)
+def test_a_pasted_exchange_on_lines_of_its_own_stays_a_log(text: str) -> None:
+    assert judge(text) == "log line"
+
+
+def test_profile_labels_of_user_and_assistant_in_a_paragraph_are_kept(tmp_path: Path) -> None:
+    skips = _skips(
+        tmp_path, "# USER\n\nUser: Lin, 34, Berlin\nAssistant: Pim, the household helper\n"
+    )
+    assert skips == {"User: Lin, 34, Berlin": None, "Assistant: Pim, the household helper": None}
