@@ -85,3 +85,28 @@ def test_profile_labels_of_user_and_assistant_in_a_paragraph_are_kept(tmp_path: 
         tmp_path, "# USER\n\nUser: Lin, 34, Berlin\nAssistant: Pim, the household helper\n"
     )
     assert skips == {"User: Lin, 34, Berlin": None, "Assistant: Pim, the household helper": None}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A repository's remote under its label: the setup the agent pushes to (procedural).
+        "remote: git@github.com:lin/blog.git",
+        "remote: origin 指向 Gitea，不是 GitHub",
+    ],
+)
+def test_a_remote_under_its_label_is_kept(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "remote: Enumerating objects: 5, done.",
+        "remote: Total 5 (delta 2), reused 0 (delta 0), pack-reused 0",
+        "remote: Create a pull request for 'fix-cache' on GitHub by visiting:",
+        "remote:      https://github.com/lin/blog/pull/new/fix-cache",
+    ],
+)
+def test_what_a_git_remote_prints_stays_a_log(text: str) -> None:
+    assert judge(text) == "log line"
