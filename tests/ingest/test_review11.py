@@ -110,3 +110,36 @@ def test_a_remote_under_its_label_is_kept(text: str) -> None:
 )
 def test_what_a_git_remote_prints_stays_a_log(text: str) -> None:
     assert judge(text) == "log line"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A whole note a writer put in brackets (a hermes entry of its own): it states, with
+        # a clause's punctuation or a figure of a date, age or amount, what a title only names.
+        "[已婚，妻子叫 Mei]",
+        "[Mei 的生日 3 月 5 日]",
+        "[wife: Mei]",
+        "【儿子 8 岁，上二年级】",
+        "=== 周三下午不排会，接孩子 ===",
+        # A title says no "not": "不吃香菜" is a taste.
+        "=== 不吃香菜 ===",
+        "[Never call before 9]",
+    ],
+)
+def test_a_statement_in_brackets_is_no_title(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize("text", ["[偏好]", "=== 工作 ===", "【家庭成员】", "[Health]"])
+def test_a_bracketed_title_alone_stays_a_label(text: str) -> None:
+    assert judge(text) == "label with no content"
+
+
+def test_a_bracketed_statement_over_a_list_is_a_record_not_a_heading(tmp_path: Path) -> None:
+    path = tmp_path / "USER.md"
+    body = "# USER\n\n[已婚，妻子叫 Mei]\n- 两个孩子\n\n[饮食]\n- 不吃辣\n"
+    path.write_text(body, encoding="utf-8")
+    got = {r.text: r.section for r in read_markdown(path) if isinstance(r, Record)}
+    assert got["[已婚，妻子叫 Mei]"] == "USER"
+    assert got["不吃辣"] == "USER > 饮食"
