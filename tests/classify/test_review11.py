@@ -1,0 +1,41 @@
+"""Review of the layer cues merged in the eleventh round: lines of a real user's memory file that
+share a new cue's surface shape but belong to another layer (TAXONOMY.md, "Layer"). Every line
+is invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import classify
+
+MEMORY = "workspace/MEMORY.md"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Someone cannot or does not want anything of a kind: a fact about that person (their
+        # diet, their health, their taste), not a limit on the assistant.
+        "孩子不能吃任何含坚果的东西",
+        "我不能喝任何含酒精的饮料",
+        "妈妈不要任何生日礼物，陪她吃顿饭就好",
+        "Nobody in the team can read Japanese",
+        "No one in the family eats pork",
+    ],
+)
+def test_what_a_person_cannot_or_will_not_have_is_no_limit(text: str) -> None:
+    got = classify(text, path=MEMORY, section="MEMORY.md > Family").layer
+    assert got != "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "晚上 10 点后不要发任何消息",
+        "千万别动任何生产数据",
+        "你不许替我回复任何邮件",
+    ],
+)
+def test_a_prohibition_over_anything_said_as_a_rule_stays_a_limit(text: str) -> None:
+    got = classify(text, path=MEMORY, section="MEMORY.md > Rules").layer
+    assert got == "boundary"
