@@ -39,3 +39,30 @@ def test_what_a_person_cannot_or_will_not_have_is_no_limit(text: str) -> None:
 def test_a_prohibition_over_anything_said_as_a_rule_stays_a_limit(text: str) -> None:
     got = classify(text, path=MEMORY, section="MEMORY.md > Rules").layer
     assert got == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The user's own pay, on its day: what they earn is a fact of their money (profile).
+        "我每月 15 号发工资",
+        "工资每月 10 号打到招行卡",
+        "I get paid on the 25th of each month",
+        "My salary is paid on the 28th of every month",
+    ],
+)
+def test_the_users_own_pay_day_stays_a_fact_about_them(text: str) -> None:
+    got = classify(text, path=MEMORY, section="MEMORY.md > Money").layer
+    assert got == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "阿姨工资每月 15 号发，3 月起涨到 5500",
+        "I pay Rosa on the 28th of every month, by bank transfer",
+    ],
+)
+def test_pay_the_user_sends_out_on_a_day_stays_a_routine(text: str) -> None:
+    got = classify(text, path=MEMORY, section="MEMORY.md > Household").layer
+    assert got == "procedural"
