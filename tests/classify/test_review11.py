@@ -66,3 +66,18 @@ def test_the_users_own_pay_day_stays_a_fact_about_them(text: str) -> None:
 def test_pay_the_user_sends_out_on_a_day_stays_a_routine(text: str) -> None:
     got = classify(text, path=MEMORY, section="MEMORY.md > Household").layer
     assert got == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What goes off or lapses on a near day is an event of that day (TAXONOMY.md, episodic:
+        # "will happen once"), not a permit or a policy the person holds for years.
+        "牛奶 12 月 5 日过期，先喝这盒",
+        "酸奶保质期到 2026-12-08",
+        "免费试用 12 月 10 号到期，到时候决定续不续",
+    ],
+)
+def test_what_goes_off_or_lapses_soon_is_no_standing_term(text: str) -> None:
+    got = classify(text, path=MEMORY, section="MEMORY.md > Notes").layer
+    assert got != "profile"
