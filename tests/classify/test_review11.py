@@ -81,3 +81,31 @@ def test_pay_the_user_sends_out_on_a_day_stays_a_routine(text: str) -> None:
 def test_what_goes_off_or_lapses_soon_is_no_standing_term(text: str) -> None:
     got = classify(text, path=MEMORY, section="MEMORY.md > Notes").layer
     assert got != "profile"
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # A dated change that goes on with what holds now or what to do since: a decision whose
+        # content is a standing rule (TAXONOMY.md, procedural), or the person's state (profile).
+        ("Moved 2026-06 to the Hetzner box; use `make ship` to deploy", "procedural"),
+        ("Renamed 2026-01 to `blog-v2`, use the new remote", "procedural"),
+        ("2026-03 搬到了杭州，现在住滨江", "profile"),
+    ],
+)
+def test_a_dated_change_with_what_holds_since_is_no_event(text: str, want: str) -> None:
+    got = classify(text, path=MEMORY, section="MEMORY.md > Notes").layer
+    assert got == want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # A cue on the second line of an entry reads that line (a hermes entry, a paragraph).
+        ("Household staff:\n- 司机月薪 6000，每月 15 号发", "procedural"),
+        ("Boiler service, yearly:\n- Flat 2 done 2026-05-12 (Acme Heating)", "episodic"),
+    ],
+)
+def test_the_narrowed_cues_still_read_every_line_of_an_entry(text: str, want: str) -> None:
+    got = classify(text, path=MEMORY, section="MEMORY.md > Notes").layer
+    assert got == want
