@@ -143,3 +143,28 @@ def test_a_bracketed_statement_over_a_list_is_a_record_not_a_heading(tmp_path: P
     got = {r.text: r.section for r in read_markdown(path) if isinstance(r, Record)}
     assert got["[已婚，妻子叫 Mei]"] == "USER"
     assert got["不吃辣"] == "USER > 饮食"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A day's plan at its clock times: the verbs are the person's, on no file (a routine).
+        "07:30 Write morning pages -> 08:00 breakfast",
+        "09:00 Read the news → 09:30 standup",
+        "[21:00] Read with the kids → lights out 21:30",
+    ],
+)
+def test_a_routine_at_clock_times_is_no_tool_call(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "14:03 Edit app.py (+12 -3)",
+        "[09:12] Write docs/plan.md → created",
+        "10:02 Read src/ -> 4 files",
+    ],
+)
+def test_a_tool_call_on_a_file_at_a_clock_time_stays_a_log(text: str) -> None:
+    assert judge(text) == "log line"
