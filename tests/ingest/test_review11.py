@@ -168,3 +168,18 @@ def test_a_routine_at_clock_times_is_no_tool_call(text: str) -> None:
 )
 def test_a_tool_call_on_a_file_at_a_clock_time_stays_a_log(text: str) -> None:
     assert judge(text) == "log line"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A hermes entry's list item naming a tool and how to use it: a standing rule.
+        "- Bash: 默认用 zsh，不用 bash",
+        "- Edit: run prettier after every edit",
+        "* Read: never open files over 2 MB whole",
+        # After an emoji, a note in prose is no call's argument.
+        "📖 Read: 先读 AGENTS.md 再动手",
+    ],
+)
+def test_a_note_on_how_to_use_a_tool_is_no_tool_call(text: str) -> None:
+    assert judge(text) is None
