@@ -183,3 +183,30 @@ def test_a_tool_call_on_a_file_at_a_clock_time_stays_a_log(text: str) -> None:
 )
 def test_a_note_on_how_to_use_a_tool_is_no_tool_call(text: str) -> None:
     assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # How far a piece of writing has got: the person's work in progress (episodic).
+        "论文进度: 12,000 / 20,000 字",
+        "毕业论文 38000/50000 字",
+        "Thesis: 41,000 / 60,000 characters",
+    ],
+)
+def test_a_count_of_ones_own_writing_is_no_memory_tools_counter(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "USER: 1,375 / 1,375 字符",
+        "[MEMORY FULL: 2,200/2,200 chars]",
+        "Usage: 812/2200 chars",
+        "812/2200 chars",
+        "记忆: 1,800/2,200 字符",
+    ],
+)
+def test_a_memory_tools_counter_stays_a_log(text: str) -> None:
+    assert judge(text) == "log line"
