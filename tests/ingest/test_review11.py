@@ -210,3 +210,22 @@ def test_a_count_of_ones_own_writing_is_no_memory_tools_counter(text: str) -> No
 )
 def test_a_memory_tools_counter_stays_a_log(text: str) -> None:
     assert judge(text) == "log line"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A writer's numbered notes in brackets, not the shell's job table.
+        "[1] Running club on Tuesdays, 19:00 at the park",
+        "[2] Done with physio, cleared on 2026-10-02",
+    ],
+)
+def test_numbered_notes_in_brackets_are_no_shell_jobs(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text", ["[1]+  Done                    npm run dev", "[2]-  Running   npm run watch &"]
+)
+def test_the_shells_job_lines_stay_a_log(text: str) -> None:
+    assert judge(text) == "log line"
