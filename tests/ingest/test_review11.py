@@ -229,3 +229,30 @@ def test_numbered_notes_in_brackets_are_no_shell_jobs(text: str) -> None:
 )
 def test_the_shells_job_lines_stay_a_log(text: str) -> None:
     assert judge(text) == "log line"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The person's own to-do: a task with its object (an open task, a memory).
+        "TODO: add Mei's birthday to the calendar",
+        "TODO: write the thank-you card for grandma",
+        "todo: complete the tax return by 31 Jan",
+    ],
+)
+def test_a_todo_of_ones_own_is_no_template_slot(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "TODO: fill in",
+        "TODO: fill this in",
+        "TODO: add more details",
+        "TODO: describe your communication style",
+        "TODO: write something here",
+    ],
+)
+def test_a_todo_that_points_at_the_template_stays_a_slot(text: str) -> None:
+    assert judge(text) == "template placeholder"
