@@ -256,3 +256,23 @@ def test_a_todo_of_ones_own_is_no_template_slot(text: str) -> None:
 )
 def test_a_todo_that_points_at_the_template_stays_a_slot(text: str) -> None:
     assert judge(text) == "template placeholder"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A repository's own bootstrap doc, under a folder: setup the agent follows.
+        "New laptop: follow docs/bootstrap.md, then run `make dev`",
+        "集群初始化步骤在 infra/bootstrap.md",
+    ],
+)
+def test_a_repos_bootstrap_doc_is_no_agent_file(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["If `BOOTSTRAP.md` exists, follow it and delete it", "BOOTSTRAP.md is your birth certificate"],
+)
+def test_the_agents_bootstrap_file_stays_about_the_file(text: str) -> None:
+    assert judge(text) == ABOUT
