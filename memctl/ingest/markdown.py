@@ -125,11 +125,13 @@ def _template_share() -> dict[str, float]:
 
 
 @cache
-def _tagline() -> tuple[str, re.Pattern[str]]:
-    """The skip reason of a blockquote right under the file's title, and the shape of the
-    taglines that are memories all the same (noise.toml, [tagline])."""
+def _tagline() -> tuple[str, re.Pattern[str], re.Pattern[str]]:
+    """The skip reason of a blockquote right under the file's title, the shape of the taglines
+    that are memories all the same, and what makes a line in italics there one (it speaks to
+    the agent; noise.toml, [tagline])."""
     table = _noise_toml()["tagline"]
-    return str(table["reason"]), re.compile(table["unless"], re.I)
+    unless, italic = (re.compile(table[k], re.I) for k in ("unless", "italic"))
+    return str(table["reason"]), unless, italic
 
 
 @cache
@@ -260,6 +262,7 @@ class _Reader:
                     # A line in italics right under the title is the file's tagline, as a
                     # blockquote there is ("_You're not a chatbot. You're becoming someone._").
                     italic = k == 1 and quote == 0 and _is_title(nodes[0]) and _italic(text)
+                    italic = italic and _tagline()[2].search(text) is not None
                     self.tagline = self.tagline or italic
                     yield from self.paragraph(start, end, quote, introduced)
                     self.tagline = self.tagline and not italic

@@ -132,10 +132,10 @@ def _skips(tmp_path: Path, body: str, name: str = "SOUL.md") -> dict[str, str | 
 def test_an_italic_line_right_under_the_title_is_the_files_tagline(tmp_path: Path) -> None:
     skips = _skips(
         tmp_path,
-        "# SOUL.md - Who You Are\n\n_Not a tool, becoming a companion._\n\n"
+        "# SOUL.md - Who You Are\n\n_You are not a tool, you are becoming a companion._\n\n"
         "## Core\n\n- Warm, a bit dry.\n\n_Be brief in the evenings._\n",
     )
-    assert skips["_Not a tool, becoming a companion._"] == ABOUT
+    assert skips["_You are not a tool, you are becoming a companion._"] == ABOUT
     # The same italics further down are the writer's own line.
     assert skips["_Be brief in the evenings._"] is None
     assert skips["Warm, a bit dry."] is None
