@@ -1,6 +1,7 @@
 """Review of the layer cues merged in the eleventh round: lines of a real user's memory file that
 share a new cue's surface shape but belong to another layer (TAXONOMY.md, "Layer"). Every line
-is invented."""
+is invented. The round's cues were reverted (they lost lines on two held-out halves); these
+guards stay, as what any later cue of those shapes must not do."""
 
 from __future__ import annotations
 
@@ -31,19 +32,6 @@ def test_what_a_person_cannot_or_will_not_have_is_no_limit(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "晚上 10 点后不要发任何消息",
-        "千万别动任何生产数据",
-        "你不许替我回复任何邮件",
-    ],
-)
-def test_a_prohibition_over_anything_said_as_a_rule_stays_a_limit(text: str) -> None:
-    got = classify(text, path=MEMORY, section="MEMORY.md > Rules").layer
-    assert got == "boundary"
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
         # The user's own pay, on its day: what they earn is a fact of their money (profile).
         "我每月 15 号发工资",
         "工资每月 10 号打到招行卡",
@@ -54,18 +42,6 @@ def test_a_prohibition_over_anything_said_as_a_rule_stays_a_limit(text: str) -> 
 def test_the_users_own_pay_day_stays_a_fact_about_them(text: str) -> None:
     got = classify(text, path=MEMORY, section="MEMORY.md > Money").layer
     assert got == "profile"
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "阿姨工资每月 15 号发，3 月起涨到 5500",
-        "I pay Rosa on the 28th of every month, by bank transfer",
-    ],
-)
-def test_pay_the_user_sends_out_on_a_day_stays_a_routine(text: str) -> None:
-    got = classify(text, path=MEMORY, section="MEMORY.md > Household").layer
-    assert got == "procedural"
 
 
 @pytest.mark.parametrize(
@@ -102,7 +78,6 @@ def test_a_dated_change_with_what_holds_since_is_no_event(text: str, want: str) 
     ("text", "want"),
     [
         # A cue on the second line of an entry reads that line (a hermes entry, a paragraph).
-        ("Household staff:\n- 司机月薪 6000，每月 15 号发", "procedural"),
         ("Boiler service, yearly:\n- Flat 2 done 2026-05-12 (Acme Heating)", "episodic"),
     ],
 )
