@@ -114,7 +114,6 @@ class Engine:
         self._core: dict[int, tuple[int, int]] = {}  # span of the folded text after boilerplate
         self._guard_full: dict[int, int] = {}  # guard of the whole text, for cored records
         self._simhash: dict[int, int] = {}  # fingerprint of the core, when computed
-        self._light: dict[int, str] = {}  # light texts, only during the add() that brought them
         self._exact: dict[str, int] = {}  # core text -> first record with it
         self._mixed: set[int] = set()  # roots of template families
         # Template key -> (members folded so far, the head they were folded into).
@@ -157,7 +156,6 @@ class Engine:
         recored = self._find_boilerplate(new) if self.layers - {TEMPLATE} else []
         if self._last:
             self._boilerplate.release()
-        self._settle_guards(new)
         todo = [r for r in chain(new, recored) if not self._in_family(r)]
         if self.layers - {TEMPLATE}:
             self._tokens.put(todo, [self._core_text(r).translate(self._filler) for r in todo])
@@ -168,7 +166,6 @@ class Engine:
             self._exact = {}
         if SIMHASH in self.layers:
             self._simhash_layer(todo, recored)
-        self._light.clear()
         if self._last:
             self._closed = True
             self._tokens.clear()
@@ -247,9 +244,8 @@ class Engine:
                 text = texts[item]
                 r = engine._new_row(Item(item, text, ts))
                 if engine._tkey[r] is None:
-                    key = engine._masker.key(engine._light[r], engine._folded[r])
+                    key = engine._masker.key(light(text), engine._folded[r])
                     engine._tkey[r] = key_hash(key) if key else 0
-            engine._light.clear()
         engine._restore(attach)
         return engine
 
@@ -263,31 +259,18 @@ class Engine:
         self._row[item.id] = row
         self._texts.append(item.text)
         self._folded.append(folded)
-        self._guard.append(None)
-        self._light[row] = lt
+        # The whole text's guard, which goes into its signature (an import stores one for
+        # each; in an import this runs beside classification, a signature() afterwards would
+        # not), and the core's until boilerplate gives it a core. Computed now, the light text
+        # is not kept: it was as big as the texts (160 MiB at 200k long notes), held through
+        # the join; the few records that need it again (a core's guard, a SimHash) remake it.
+        self._guard.append(self._guarder.key(lt))
         if TEMPLATE in self.layers:
             key = self._masker.key(lt, folded)
             self._tkey.append(key_hash(key) if key else 0)
         else:
             self._tkey.append(None)
         return row
-
-    def _settle_guards(self, new: list[int]) -> None:
-        """The new records' guards, now that their cores are known: the whole text's goes into
-        the signature (an import stores one for each; in an import this runs beside
-        classification, a signature() afterwards would not), the core's is what the layers
-        compare. Then only the light texts that L4 may fingerprint are kept, and not those
-        that are cheap to make again (ASCII: a casefold): a light text a record was as big as
-        the texts, 160 MiB at 200k long notes, held through the Jaccard join."""
-        minimum = self.config.simhash_min_chars if SIMHASH in self.layers else None
-        light, texts = self._light, self._texts
-        for row in new:
-            if row in self._core and row not in self._guard_full:
-                self._guard_full[row] = self._guarder.key(light[row])
-            self._guard_key(row)
-            text = texts[row]
-            if minimum is None or self._core_length(row) < minimum or (text and text.isascii()):
-                del light[row]
 
     def _fold_templates(self, new: list[int]) -> None:
         tkeys = self._tkey
@@ -567,13 +550,11 @@ class Engine:
 
     def _light_of(self, row: int, whole: bool = False) -> str:
         """The light text of a record's core (or of all of it)."""
-        lt = self._light.get(row)
-        if lt is None:
-            text = self._texts[row]
-            if text is None:
-                self._prefetch([row])
-                text = self._texts[row] or ""
-            lt = light(text)
+        text = self._texts[row]
+        if text is None:
+            self._prefetch([row])
+            text = self._texts[row] or ""
+        lt = light(text)
         span = self._core.get(row)
         if whole or span is None:
             return lt

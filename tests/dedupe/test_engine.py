@@ -529,9 +529,9 @@ def test_pairs_taken_a_block_at_a_time_give_the_same_merges(
 
 def test_the_last_add_frees_the_indexes_and_changes_no_merge_nor_signature() -> None:
     """After last_add() the next add() frees what only a later batch reads (band keys, bigram
-    sets, SimHash and boilerplate indexes, the exact-text map) as soon as it is past it, and
-    drops light texts it will not read: its merges, canonicals and signatures are those of an
-    engine that keeps everything; a further add() is refused."""
+    sets, SimHash and boilerplate indexes, the exact-text map) as soon as it is past it: its
+    merges, canonicals and signatures are those of an engine that keeps everything; a further
+    add() is refused."""
     records = build(3_000, seed=7)
     items = [Item(i + 1, r.text, r.ts) for i, r in enumerate(records)]
     items += [Item(5000 + i, PREAMBLE + c, None) for i, c in enumerate(CONTENTS)]
