@@ -79,6 +79,13 @@ class Boilerplate:
         self._heads2 = KeyIndex()
         self._tails2 = KeyIndex()
 
+    def release(self) -> None:
+        """Free the groups and what was compared, for an engine whose last batch has been
+        searched (the counters stay)."""
+        self._other, self._framed, self._given = ({}, {}), (set(), set()), ({}, {})
+        self._near, self._tries = {}, Counter()
+        self._heads, self._tails, self._heads2, self._tails2 = (KeyIndex() for _ in range(4))
+
     def add(self, rows: Iterable[int], folded: Callable[[int], str]) -> tuple[list[int], list[int]]:
         """Record rows (`folded(row)` is the text); return the head and tail groups (as keys
         for prefixes() and suffixes()) that the new rows joined and that are big enough, and

@@ -9,7 +9,7 @@ object per record.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -29,18 +29,23 @@ def bigram_sets(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarra
     """(codes, offsets, dense): text i's distinct bigrams, ascending, are
     codes[offsets[i]:offsets[i + 1]]; dense[i] says most of its characters are from a small
     alphabet."""
-    codes, counts, dense = _bigram_pieces(texts)
+    codes: list[np.ndarray] = [np.empty(0, np.int64)]
+    counts = np.zeros(len(texts), dtype=np.int64)
+    dense = np.zeros(len(texts), dtype=bool)
+    for first, piece, piece_counts, piece_dense in _bigram_pieces(texts):
+        codes.append(piece)
+        counts[first : first + len(piece_counts)] = piece_counts
+        dense[first : first + len(piece_dense)] = piece_dense
     offsets = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     return np.concatenate(codes), offsets, dense
 
 
-def _bigram_pieces(texts: Sequence[str]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-    """bigram_sets() with the codes left in one piece per chunk of texts, and a count per
-    text instead of offsets."""
-    codes: list[np.ndarray] = [np.empty(0, np.int64)]
-    counts = np.zeros(len(texts), dtype=np.int64)
-    dense = np.zeros(len(texts), dtype=bool)
+def _bigram_pieces(
+    texts: Sequence[str],
+) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+    """bigram_sets() a chunk of texts at a time: (its first text, the codes of its texts one
+    after the other, a count per text, whether each is dense)."""
     for first in range(0, len(texts), _CHUNK):
         chunk = texts[first : first + _CHUNK]
         lengths = np.fromiter(map(len, chunk), dtype=np.int64, count=len(chunk))
@@ -49,7 +54,7 @@ def _bigram_pieces(texts: Sequence[str]) -> tuple[list[np.ndarray], np.ndarray, 
         ends = np.cumsum(lengths)
         starts = ends - lengths
         small = np.concatenate(([0], np.cumsum(chars < _SMALL_ALPHABET)))
-        dense[first : first + len(chunk)] = 2 * (small[ends] - small[starts]) > lengths
+        dense = 2 * (small[ends] - small[starts]) > lengths
         owner = np.repeat(np.arange(len(chunk), dtype=np.int64), lengths)
         inside = owner[:-1] == owner[1:]  # the bigram does not straddle two texts
         keys = (owner[:-1][inside] << _OWNER) | (chars[:-1][inside] << _SHIFT) | chars[1:][inside]
@@ -59,9 +64,8 @@ def _bigram_pieces(texts: Sequence[str]) -> tuple[list[np.ndarray], np.ndarray, 
         keep = np.ones(len(keys), dtype=bool)
         keep[1:] = keys[1:] != keys[:-1]
         keys = keys[keep]
-        counts[first : first + len(chunk)] = np.bincount(keys >> _OWNER, minlength=len(chunk))
-        codes.append(keys & ((1 << _OWNER) - 1))
-    return codes, counts, dense
+        counts = np.bincount(keys >> _OWNER, minlength=len(chunk))
+        yield first, keys & ((1 << _OWNER) - 1), counts, dense
 
 
 class TokenStore:
@@ -82,18 +86,28 @@ class TokenStore:
         rows = np.asarray(rows, dtype=np.int64)
         if not len(rows):
             return
-        # Copied piece by piece into the store: joined first, the batch's codes were held
-        # three times at once (pieces, joined, store).
-        pieces, counts, dense = _bigram_pieces(texts)
-        self._reserve(int(rows.max()) + 1, int(counts.sum()))
+        # Each chunk's codes copied into the store as they are made: all made first, the
+        # batch's codes were held twice at once (215 MiB at 200k English records). Room is
+        # reserved for a bigram a character (a text has at most as many), of which only what
+        # is written ever becomes resident.
+        self._reserve(int(rows.max()) + 1, sum(map(len, texts)))
         at = self._used
-        for piece in pieces:
+        for first, piece, counts, dense in _bigram_pieces(texts):
+            mine = rows[first : first + len(counts)]
+            self._start[mine] = at + np.cumsum(counts) - counts
+            self._size[mine] = counts
+            self._dense[mine] = dense
             self._codes[at : at + len(piece)] = piece
             at += len(piece)
-        self._start[rows] = self._used + np.cumsum(counts) - counts
-        self._size[rows] = counts
-        self._dense[rows] = dense
         self._used = at
+
+    def clear(self) -> None:
+        """Forget every set (an engine past its last batch)."""
+        self._codes = np.empty(0, dtype=np.int64)
+        self._used = 0
+        self._start = np.zeros(0, dtype=np.int64)
+        self._size = np.zeros(0, dtype=np.int64)
+        self._dense = np.zeros(0, dtype=bool)
 
     def sizes(self, rows: np.ndarray) -> np.ndarray:
         return self._size[rows]

@@ -12,6 +12,8 @@ half-imported file.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -56,6 +58,7 @@ def import_paths(
             if progress:
                 progress(index, len(files), str(path))
             items = read.records(path, fmt, report)
+            run.last = index == len(files) - 1
             if items is not None:
                 seen.mark(path, items)
                 _import_file(store, path, items, report, run)
@@ -93,6 +96,16 @@ def import_records(
     report.seconds = time.perf_counter() - started
     _finish_run(store, report)
     return report
+
+
+def _give_back() -> None:
+    """Return the heap's free pages to the system (glibc's malloc_trim): what a dropped
+    engine held is scattered over pages that the writes after it would not all reuse."""
+    if sys.platform.startswith("linux"):
+        import ctypes  # only here: not worth loading for every memctl command
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).malloc_trim(0)
 
 
 def _size(path: Path) -> int:
@@ -133,6 +146,9 @@ class Run:
     # What each home's files said so far of its job (importer.classify.settle_homes).
     homes: classify.Homes = field(default_factory=dict)
     helper: Helper | None = None  # a worker forked before the first file was read
+    # The import's last file: its engine frees its indexes as it goes, and is dropped once
+    # the file's signatures are written (nothing reads it again).
+    last: bool = False
 
     def current(self) -> bool:
         """Whether the store is as this run left it (no entry, signature or change since,
@@ -169,12 +185,17 @@ def _import_file(
         try:
             # Loaded only for a file with new texts: a re-import of known files never pays.
             engine = run.engine if batch.to_classify else None
+            if engine is not None and run.last:
+                engine.last_add()
             ids = dedupe.near(batch, engine)
             # Copies merged away at birth are not classified: the worker passes over those it
             # has not reached yet (on the samples shape, four new texts in five).
             shared.drop(classify.merged_away(batch))
             run.seen.update(batch.planned)
             write.unclassified(store, batch, engine, ids)
+            if run.last:  # nothing reads the engine again: its texts and groups go now
+                run._engine = engine = None
+                _give_back()
             write.sources(store, batch, run.seen, report.run_id, now_iso())
             classify.gather(run.homes, str(path), write.classified(store, batch, shared))
         finally:

@@ -525,3 +525,26 @@ def test_pairs_taken_a_block_at_a_time_give_the_same_merges(
     assert blocks.add(items) == merges
     assert [blocks.canonical(i.id) for i in items] == [whole.canonical(i.id) for i in items]
     assert sum(m.layer == "jaccard" for m in merges) > 100
+
+
+def test_the_last_add_frees_the_indexes_and_changes_no_merge_nor_signature() -> None:
+    """After last_add() the next add() frees what only a later batch reads (band keys, bigram
+    sets, SimHash and boilerplate indexes, the exact-text map) as soon as it is past it: its
+    merges, canonicals and signatures are those of an engine that keeps everything; a further
+    add() is refused."""
+    records = build(3_000, seed=7)
+    items = [Item(i + 1, r.text, r.ts) for i, r in enumerate(records)]
+    items += [Item(5000 + i, PREAMBLE + c, None) for i, c in enumerate(CONTENTS)]
+    kept, last = Engine(), Engine()
+    assert kept.add(items[:1000]) == last.add(items[:1000])
+    last.last_add()
+    merges = kept.add(items[1000:])
+    assert last.add(items[1000:]) == merges
+    assert sum(m.layer == "jaccard" for m in merges) > 100
+    assert [last.canonical(i.id) for i in items] == [kept.canonical(i.id) for i in items]
+    assert [last.signature(i.id) for i in items] == [kept.signature(i.id) for i in items]
+    assert last._jaccard._bands.size == 0 < kept._jaccard._bands.size
+    assert len(last._tokens) == 0 < len(kept._tokens)
+    assert not last._exact and kept._exact
+    with pytest.raises(RuntimeError, match="last add"):
+        last.add([Item(99_999, COFFEE, None)])

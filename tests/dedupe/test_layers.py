@@ -290,6 +290,43 @@ def test_floor_finder_finds_every_pair_with_a_sparse_set() -> None:
     assert len(expected) > 50 and dense.sum() > 200
 
 
+@pytest.mark.parametrize("threshold", [0.5, 0.75])
+def test_pairs_of_a_dense_and_a_sparse_set_are_all_found(threshold: float) -> None:
+    # Texts about half Latin, half Chinese: a copy with a few letters made Chinese turns
+    # sparse. The join leaves out a dense set's prefix tokens that no sparse set meets; what
+    # it finds must still be every pair with a sparse set, in one batch and in two.
+    rng = random.Random(11)
+    words = ["tea", "cat", "run", "blue", "jazz", "code", "milk", "rain", "wolf", "kite"]
+    han = "的是了和在有人我他这中大为上个国以要"
+    texts = []
+    for _ in range(300):
+        latin = " ".join(rng.choice(words) for _ in range(5))
+        chinese = "".join(rng.choice(han) for _ in range(int(len(latin) * 0.72)))
+        base = latin + chinese
+        texts.append(base)
+        copy = list(base)
+        for i in rng.sample([i for i, c in enumerate(latin) if c != " "], 2):
+            copy[i] = rng.choice(han)
+        texts.append("".join(copy))
+    texts = [fold(light(t)) for t in texts]
+    tokens = TokenStore()
+    tokens.put(range(len(texts)), texts)
+    dense = tokens.dense(np.arange(len(texts)))
+    sets = [bigrams(t) for t in texts]
+    expected = {
+        (a, b) for a, b in brute_force_pairs(sets, threshold) if not (dense[a] and dense[b])
+    }
+    mixed = {(a, b) for a, b in expected if dense[a] != dense[b]}
+    for batches in ([range(len(texts))], [range(200), range(200, len(texts))]):
+        index = finder(texts, threshold, lsh=False, join=True)
+        found = set()
+        for rows in batches:
+            x, y, _ = index.add(rows)
+            found |= set(zip(x.tolist(), y.tolist(), strict=True))
+        assert found == expected
+    assert len(mixed) > 50 and 0 < dense.sum() < len(texts)
+
+
 def test_jaccard_index_is_incremental() -> None:
     texts = [
         fold(light(t))
