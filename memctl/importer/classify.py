@@ -119,6 +119,9 @@ def settle_realms(
     """A file's new lines that say nothing of their realm take the one their section's or
     their file's lines agree on (see scope_realms). Returns the lines as settled, for their
     home (settle_homes)."""
+    # The worker's chunks come back in no fixed order (memctl.parallel): in entry order, what a
+    # home learns first from the file (its first job statements) does not depend on timing.
+    lines = sorted(lines, key=lambda line: line[0])
     # Sources are written before this runs.
     sections = store.sources.sections_of_new(path) if path is not None else {}
     found = scopes([(sections.get(i), t, r, cued) for i, t, r, cued, *_ in lines], path)
