@@ -403,3 +403,20 @@ def _entry_fields() -> list[str]:
 
 
 ENTRY_FIELDS = _entry_fields()
+
+
+def skips(tmp_path: Path, body: str, name: str = "SOUL.md") -> dict[str, str | None]:
+    """Each record of a Markdown file written from `body`: the reason accepting skips it, or
+    None when it is kept."""
+    from memctl.importer.accept import accept
+    from memctl.ingest.markdown import read_markdown
+    from memctl.models import Record
+
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    out: dict[str, str | None] = {}
+    for r in read_markdown(path):
+        assert isinstance(r, Record)
+        verdict = accept(r)
+        out[r.text] = verdict if isinstance(verdict, str) else None
+    return out

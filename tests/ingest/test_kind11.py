@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import skips as _skips
 
 from memctl.importer.accept import accept
 from memctl.ingest import restraint
@@ -116,17 +117,6 @@ def test_instructions_about_the_memory_file(text: str) -> None:
 )
 def test_instructions_about_other_files_are_kept(text: str) -> None:
     assert judge(text) is None
-
-
-def _skips(tmp_path: Path, body: str, name: str = "SOUL.md") -> dict[str, str | None]:
-    path = tmp_path / name
-    path.write_text(body, encoding="utf-8")
-    out: dict[str, str | None] = {}
-    for r in read_markdown(path):
-        assert isinstance(r, Record)
-        verdict = accept(r)
-        out[r.text] = verdict if isinstance(verdict, str) else None
-    return out
 
 
 def test_an_italic_line_right_under_the_title_is_the_files_tagline(tmp_path: Path) -> None:

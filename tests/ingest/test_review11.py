@@ -6,24 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import skips as _skips
 
-from memctl.importer.accept import accept
 from memctl.ingest.markdown import read_markdown
 from memctl.ingest.noise import judge
 from memctl.models import Record
 
 ABOUT = "about the memory file"
-
-
-def _skips(tmp_path: Path, body: str, name: str = "SOUL.md") -> dict[str, str | None]:
-    path = tmp_path / name
-    path.write_text(body, encoding="utf-8")
-    out: dict[str, str | None] = {}
-    for r in read_markdown(path):
-        assert isinstance(r, Record)
-        verdict = accept(r)
-        out[r.text] = verdict if isinstance(verdict, str) else None
-    return out
 
 
 @pytest.mark.parametrize(
