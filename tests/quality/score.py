@@ -45,6 +45,8 @@ HALVES = (
     "test7",
     "dev8",
     "test8",
+    "dev9",
+    "test9",
 )
 # Agent homes written for the gold set (tests/quality/homes/<home>/...), keyed `homes:<path>`.
 HOMES = HERE / "homes"
