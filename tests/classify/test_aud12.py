@@ -41,3 +41,32 @@ def test_a_condition_an_aid_or_a_health_leave_is_private(line: str) -> None:
 )
 def test_words_near_health_that_name_none_stay_public(line: str) -> None:
     assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Studio prices: portrait session 1 h £120, family session 2 h £200",
+        "Massage therapy prices 2027: 30 min €40, 60 min €70",
+        "- Packages: basic €300, full €650, add-on album €90",
+        "- 校对报价：中文每千字 40 元，英文每千字 60 元",
+        "- 价目表：洗剪吹 45 元，染发 180 元起",
+    ],
+)
+def test_a_labelled_list_of_prices_is_public(line: str) -> None:
+    # A price list every buyer sees (tests/quality README: a retail price, the published
+    # packages, a rate list for all pupils are public).
+    assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 装修报价：12 万元，下周签",
+        "- Prices: our flat sold for £410,000",
+        "- Mortgage rates: 4.2% fixed, £1,150 a month, £980 after the remortgage",
+        "- Fees: school fees £3,000 a term, £450 for the trip",
+    ],
+)
+def test_one_sum_or_a_persons_own_money_is_no_price_list(line: str) -> None:
+    assert classify(line).audience == "private"
