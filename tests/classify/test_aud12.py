@@ -70,3 +70,28 @@ def test_a_labelled_list_of_prices_is_public(line: str) -> None:
 )
 def test_one_sum_or_a_persons_own_money_is_no_price_list(line: str) -> None:
     assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Store card: Argos ending 2290",
+        "- Pay the club into the Nationwide account 20-41-09 / 73310442",
+        "- 场地租王家的，每年 4500，年初付清",
+        "- Storage unit: 1,200 a year, paid in January",
+    ],
+)
+def test_an_account_by_its_digits_and_a_sum_by_the_year_are_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 每年 11 月初换季，先收夏装",
+        "- Account settings live under the gear icon",
+        "- Weekly report ending 2026-11-30 is in the shared drive",
+    ],
+)
+def test_a_date_by_the_year_or_an_account_screen_is_no_sum(line: str) -> None:
+    assert classify(line).audience == "public"
