@@ -95,3 +95,43 @@ def test_an_account_by_its_digits_and_a_sum_by_the_year_are_private(line: str) -
 )
 def test_a_date_by_the_year_or_an_account_screen_is_no_sum(line: str) -> None:
     assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 快递单上只写手机号后四位，不写全名",
+        "- 会员卡按手机号查，查不到就新建",
+        "- 网银用妈妈的手机号注册的，别改",
+        "- The booking form asks for a phone number; leave it blank",
+        "- 导出的名单里有 40 个身份证号格式不对，先别导入",
+    ],
+)
+def test_an_identity_field_named_with_no_value_is_public(line: str) -> None:
+    # The field names a kind of data, no one's number (TAXONOMY.md, Audience: identity
+    # numbers). A line naming a relative keeps the family cue.
+    expected = "private" if "妈妈" in line else "public"
+    assert classify(line).audience == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 手机号 139 2654 8831，晚上别打",
+        "- 身份证号 330106199001******（只记前几位）",
+        "- Phone number: +44 7700 900123",
+        "- 护照号 E12345678，2029 年到期",
+    ],
+)
+def test_an_identity_field_with_its_value_stays_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+def test_a_date_is_no_value_of_an_identity_field() -> None:
+    assert classify("- 2026-03-02 起会员登记只收手机号，不收身份证").audience == "public"
+    assert classify("- 会员 王先生 手机号 1392654").audience == "private"
+
+
+def test_an_identity_field_in_a_row_read_below_its_header_is_public() -> None:
+    assert classify("字段 | 说明\n手机号 | 会员登录用，不导出").audience == "public"
+    assert classify("姓名 | 手机号\n王先生 | 139 2654 8831").audience == "private"
