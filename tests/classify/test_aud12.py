@@ -135,3 +135,17 @@ def test_a_date_is_no_value_of_an_identity_field() -> None:
 def test_an_identity_field_in_a_row_read_below_its_header_is_public() -> None:
     assert classify("字段 | 说明\n手机号 | 会员登录用，不导出").audience == "public"
     assert classify("姓名 | 手机号\n王先生 | 139 2654 8831").audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 身份证下个月到期，记得去补办",
+        "- 身份证丢了，周一去派出所挂失",
+        "- Passport number changes when it is renewed next spring",
+    ],
+)
+def test_an_identity_document_expiring_or_lost_stays_private(line: str) -> None:
+    # Like a permit's validity (TAXONOMY.md, Audience: identity papers), a document's own
+    # expiry or loss is the person's, though no number is given.
+    assert classify(line).audience == "private"
