@@ -63,6 +63,7 @@ def test_a_labelled_list_of_prices_is_public(line: str) -> None:
     "line",
     [
         "- 装修报价：12 万元，下周签",
+        "- 婚庆报价：A 家 8800 元，B 家 12000 元",
         "- Prices: our flat sold for £410,000",
         "- Mortgage rates: 4.2% fixed, £1,150 a month, £980 after the remortgage",
         "- Fees: school fees £3,000 a term, £450 for the trip",
