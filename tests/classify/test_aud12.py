@@ -36,6 +36,7 @@ def test_a_condition_an_aid_or_a_health_leave_is_private(line: str) -> None:
     [
         "- Sheep crutching in March, shearing in October",
         "- 夏天炎热，下午三点后再浇水",
+        "- 那条视频又炎上了，先别回评论",
         "- Leave the build machine on overnight",
     ],
 )
