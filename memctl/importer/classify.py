@@ -92,9 +92,10 @@ def classify_row(text: str, header: str | None, **context: Any) -> Classificatio
     """`classify` of a record, a table row read with its header (Record.header): the column
     names say what each cell's value is (a wage, a phone number), and so who may see it; not
     whose the row is nor what kind of memory it keeps, which the row says alone (a "姓名" column
-    lists other people, not the user's name)."""
+    lists other people, not the user's name). The header adds to what the row says of its
+    audience, never takes it away: a row private alone stays private."""
     c = classify(text, **context)
-    if header is None:
+    if header is None or c.audience == "private":
         return c
     return dataclasses.replace(
         c, audience=classify(markdown.with_header(text, header), **context).audience

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memctl.classify import classify
+from memctl.importer.classify import classify_row
 from memctl.ingest.markdown import read_markdown, with_header
 from memctl.models import Record
 from memctl.normalise import norm_hash
@@ -96,3 +97,14 @@ def test_re_importing_and_re_classifying_change_nothing(tree, import_json, run, 
     assert result.exit_code == 0, result.output
     assert '"changed":0' in result.stdout.replace(" ", "")
     assert query("SELECT * FROM entries ORDER BY id") == before
+
+
+def test_a_header_adds_to_what_a_row_says_of_its_audience_and_never_takes_it_away():
+    # The row alone names a partner (private); under its header the text opens with the
+    # header, where a cue read at the start of the row no longer looks. The header is context
+    # of the row: it can show that a cell is a wage, not hide what the row says itself.
+    partner = "Partner Tom | Friday dinner"
+    assert classify(partner).audience == "private"
+    assert classify_row(partner, "Who | Plan", section="Plans").audience == "private"
+    # …and it still adds what only it says.
+    assert classify_row(ROW, "Name | Role | Salary").audience == "private"
