@@ -1,0 +1,135 @@
+"""The tense and aspect of a line's main predicate, one signal for its layer.
+
+TAXONOMY.md, Layer: episodic is something that happened once, procedural standing how-to. What
+a line is about rarely says which; the form of its main predicate often does: "Streamed
+19:00–23:40, peak 412 viewers" reports an event, "Rehearsals move to Thursdays" states what
+stands. The main predicate is the first finite verb of the line's first clause, after what
+opens the line (a list marker, a label, its own date). Lexicon: memctl/data/aspect.toml.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib import resources
+from typing import Any
+
+EVENT = "event"
+# A past predicate the line does not place in time.
+PAST = "past"
+_WORD = re.compile(r"[a-z][a-z'-]*")
+_REGULAR_PAST = re.compile(r"[a-z]{2,}ed")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    opening: re.Pattern[str]
+    clause_end: re.Pattern[str]
+    present: frozenset[str]
+    past: frozenset[str]
+    not_past: frozenset[str]
+    before_adjective: frozenset[str]
+    imperative: frozenset[str]
+    window: int
+    time: re.Pattern[str]
+    stamp: re.Pattern[str]
+    habitual: frozenset[str]
+    weights: dict[str, tuple[tuple[str, float], ...]]
+
+
+def _weights(raw: dict[str, Any]) -> dict[str, tuple[tuple[str, float], ...]]:
+    return {
+        form: tuple((f"layer.{k}", float(v)) for k, v in table.get("layer", {}).items() if v)
+        for form, table in raw.items()
+    }
+
+
+@cache
+def _lexicon() -> _Lexicon:
+    text = resources.files("memctl.data").joinpath("aspect.toml").read_text(encoding="utf-8")
+    raw = tomllib.loads(text)
+    en = raw["english"]
+    return _Lexicon(
+        opening=re.compile(raw["opening"]["pattern"]),
+        clause_end=re.compile(raw["opening"]["clause_end"]),
+        present=frozenset(en["present"]),
+        past=frozenset(en["past"]),
+        not_past=frozenset(en["not_past"]),
+        before_adjective=frozenset(en["before_adjective"]),
+        imperative=frozenset(en["imperative"]) | frozenset(en["present"]),
+        window=int(en["window"]),
+        time=re.compile(raw["time"]["pattern"], re.I),
+        stamp=re.compile(raw["time"]["stamp"]),
+        habitual=frozenset(raw["time"]["habitual"]),
+        weights=_weights(raw["weights"]),
+    )
+
+
+def _rest(text: str) -> str:
+    """The line without what opens it (a list marker, a label, its own date or stamp)."""
+    return text[_lexicon().opening.match(text).end() :]  # type: ignore[union-attr]
+
+
+def clauses(text: str) -> list[str]:
+    """The line's clauses, without what opens it and without parentheses."""
+    rest = re.sub(r"\([^)]*\)|（[^）]*）", " ", _rest(text))
+    return _lexicon().clause_end.split(rest)
+
+
+def clause(text: str) -> str:
+    """The line's first clause (see `clauses`)."""
+    return clauses(text)[0]
+
+
+def _goes_on_standing(later: list[str], lex: _Lexicon) -> bool:
+    """Whether a later clause opens with a command or a present verb: what stands since."""
+    for part in later:
+        first = _WORD.match(part.strip().lower())
+        if first and first.group() in lex.imperative:
+            return True
+    return False
+
+
+def _english(words: list[str], lex: _Lexicon) -> str | None:
+    """PAST when the first finite verb among the first words is past, None when it is
+    present or modal, when the clause says it is habitual or conditional, or when no verb is
+    found."""
+    if lex.habitual.intersection(words):
+        return None
+    for i, word in enumerate(words[: lex.window]):
+        if word in lex.present:
+            return None
+        if word in lex.past:
+            return PAST
+        if (
+            _REGULAR_PAST.fullmatch(word)
+            and word not in lex.not_past
+            and not (i and words[i - 1] in lex.before_adjective)
+        ):
+            return PAST
+    return None
+
+
+@lru_cache(maxsize=4096)
+def form(text: str) -> str | None:
+    """The form of the line's main predicate: EVENT (past, placed in time: it happened), PAST
+    (past, not placed in time), or None (it says neither)."""
+    lex = _lexicon()
+    head, *later = clauses(text)
+    if _CJK.search(head):
+        return None
+    words = _WORD.findall(head.lower())
+    if not words or _english(words, lex) is None or _goes_on_standing(later, lex):
+        return None
+    stamp = lex.stamp.match(text)
+    placed = lex.time.search(text, stamp.end() if stamp else 0)
+    return EVENT if placed else PAST
+
+
+def weights(text: str) -> tuple[tuple[str, float], ...]:
+    """What the form of the line's main predicate adds to its layer scores."""
+    found = form(text)
+    return _lexicon().weights.get(found, ()) if found else ()
