@@ -9,12 +9,16 @@ opens the line (a list marker, a label, its own date). Lexicon: memctl/data/aspe
 
 from __future__ import annotations
 
+import importlib
 import re
 import tomllib
+import warnings
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
+
+from memctl import segment
 
 EVENT = "event"
 # A past predicate the line does not place in time.
@@ -38,6 +42,12 @@ class _Lexicon:
     stamp: re.Pattern[str]
     habitual: frozenset[str]
     weights: dict[str, tuple[tuple[str, float], ...]]
+    deixis: re.Pattern[str]
+    frame: tuple[str, ...]
+    zh_habitual: re.Pattern[str]
+    # A word of deixis or of a part of the day anywhere in a Chinese line: without one, no
+    # form is sought.
+    zh_time: re.Pattern[str]
 
 
 def _weights(raw: dict[str, Any]) -> dict[str, tuple[tuple[str, float], ...]]:
@@ -51,7 +61,7 @@ def _weights(raw: dict[str, Any]) -> dict[str, tuple[tuple[str, float], ...]]:
 def _lexicon() -> _Lexicon:
     text = resources.files("memctl.data").joinpath("aspect.toml").read_text(encoding="utf-8")
     raw = tomllib.loads(text)
-    en = raw["english"]
+    en, zh = raw["english"], raw["chinese"]
     return _Lexicon(
         opening=re.compile(raw["opening"]["pattern"]),
         clause_end=re.compile(raw["opening"]["clause_end"]),
@@ -65,6 +75,10 @@ def _lexicon() -> _Lexicon:
         stamp=re.compile(raw["time"]["stamp"]),
         habitual=frozenset(raw["time"]["habitual"]),
         weights=_weights(raw["weights"]),
+        deixis=re.compile("|".join(map(re.escape, zh["deixis"]))),
+        frame=tuple(zh["frame"]),
+        zh_habitual=re.compile("|".join(map(re.escape, zh["habitual"]))),
+        zh_time=re.compile("|".join(map(re.escape, [*zh["deixis"], *zh["frame"]]))),
     )
 
 
@@ -73,10 +87,14 @@ def _rest(text: str) -> str:
     return text[_lexicon().opening.match(text).end() :]  # type: ignore[union-attr]
 
 
+def _plain(text: str) -> str:
+    """The line without what opens it and without its asides in parentheses."""
+    return re.sub(r"\([^)]*\)|（[^）]*）", " ", _rest(text))
+
+
 def clauses(text: str) -> list[str]:
     """The line's clauses, without what opens it and without parentheses."""
-    rest = re.sub(r"\([^)]*\)|（[^）]*）", " ", _rest(text))
-    return _lexicon().clause_end.split(rest)
+    return _lexicon().clause_end.split(_plain(text))
 
 
 def clause(text: str) -> str:
@@ -113,14 +131,38 @@ def _english(words: list[str], lex: _Lexicon) -> str | None:
     return None
 
 
+@cache
+def _posseg() -> Any:
+    """jieba's part-of-speech cut on the dictionary memctl loads (as memctl.classify.kin)."""
+    segment.jieba()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return importlib.import_module("jieba.posseg")
+
+
+def _chinese(head: str, rest: str, lex: _Lexicon) -> str | None:
+    """EVENT when time deixis places the line (`rest`) or a part of the day opens its first
+    clause (`head`), nothing in that clause makes it habitual, and its predicate is a verb."""
+    placed = lex.deixis.search(rest) or head.lstrip().startswith(lex.frame)
+    if not placed or lex.zh_habitual.search(head):
+        return None
+    # Without jieba's HMM for unknown words (3x faster): a verb is a dictionary word.
+    verbs = (t.flag.startswith("v") for t in _posseg().cut(head, HMM=False))
+    return EVENT if any(verbs) else None
+
+
 @lru_cache(maxsize=4096)
 def form(text: str) -> str | None:
     """The form of the line's main predicate: EVENT (past, placed in time: it happened), PAST
-    (past, not placed in time), or None (it says neither)."""
+    (past, not placed in time), or None (it says neither). A line with Chinese in it is read
+    as Chinese, and only when a word of time in it may place it."""
     lex = _lexicon()
+    if _CJK.search(text):
+        if not lex.zh_time.search(text):
+            return None
+        plain = _plain(text)
+        return _chinese(lex.clause_end.split(plain, maxsplit=1)[0], plain, lex)
     head, *later = clauses(text)
-    if _CJK.search(head):
-        return None
     words = _WORD.findall(head.lower())
     if not words or _english(words, lex) is None or _goes_on_standing(later, lex):
         return None

@@ -77,3 +77,35 @@ def test_the_opening_and_parentheses_are_not_the_clause() -> None:
 def test_what_an_event_adds_comes_from_the_lexicon() -> None:
     assert aspect.weights("- Repainted the garden shed 09:00–13:30") == (("layer.episodic", 1.5),)
     assert aspect.weights("- Added a pre-push hook to the blog repo") == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Time deixis places the line on a day of its own, and its first clause has a verb.
+        "- 老周这周第二次迟到，扣了半天工资",
+        "- 小林第一次自己修好水龙头",
+        "- 表哥感冒请假，这周的周报晚两天交",
+        # A part of the day opening the first clause is its time frame.
+        "- 上午十点快递员来取件，寄走三箱",
+    ],
+)
+def test_a_chinese_line_placed_on_a_day_of_its_own_is_an_event(text: str) -> None:
+    assert aspect.form(text) == aspect.EVENT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Habitual or a standing change, whatever the time word.
+        "- 这周开始每天早上 7 点开门",
+        "- 从今天起收款换成新的二维码",
+        "- 下午要先把快递寄出去",
+        # A part of the day that does not open the clause: a schedule.
+        "- 周六上午 9:00 游泳课",
+        # Deixis only in an aside in parentheses.
+        "- 库存上限改成 40（昨天是 30）",
+    ],
+)
+def test_a_chinese_habit_schedule_or_aside_is_no_event(text: str) -> None:
+    assert aspect.form(text) is None
