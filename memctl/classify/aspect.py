@@ -1,10 +1,22 @@
 """The tense and aspect of a line's main predicate, one signal for its layer.
 
-TAXONOMY.md, Layer: episodic is something that happened once, procedural standing how-to. What
-a line is about rarely says which; the form of its main predicate often does: "Streamed
-19:00–23:40, peak 412 viewers" reports an event, "Rehearsals move to Thursdays" states what
-stands. The main predicate is the first finite verb of the line's first clause, after what
-opens the line (a list marker, a label, its own date). Lexicon: memctl/data/aspect.toml.
+TAXONOMY.md, Layer: episodic is something that happened once (or a status snapshot that will go
+stale), procedural standing how-to. What a line is about rarely says which; the form of its
+predicate often does: "Streamed 19:00–23:40, peak 412 viewers" reports an event, "Rehearsals
+move to Thursdays" states what stands. Three forms weigh towards episodic:
+
+- EVENT: in English, the first finite verb of the first clause (after what opens the line: a
+  list marker, a label, its own date) is past, and the line places it in time (a date, a clock
+  time, "yesterday"); in Chinese, which marks no tense, time deixis places the line on a day of
+  its own ("这周", "第一次") or a part of the day opens its first clause, and that clause has a
+  verb. Habitual or conditional clauses, and a later clause that commands or states what holds
+  now (a dated decision that stands), give none.
+- ONGOING: a clause in progress or not done yet ("still waiting for", "还没回").
+- PAST (a past verb the line does not place in time) weighs nothing: it tells how a standing
+  fact came to be as often as an event.
+
+jieba.posseg runs only on Chinese lines that hold such a time word. Lexicon:
+memctl/data/aspect.toml.
 """
 
 from __future__ import annotations
@@ -23,6 +35,8 @@ from memctl import segment
 EVENT = "event"
 # A past predicate the line does not place in time.
 PAST = "past"
+# A clause in the ongoing aspect: what is in progress or not done yet, for now.
+ONGOING = "ongoing"
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _REGULAR_PAST = re.compile(r"[a-z]{2,}ed")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -48,6 +62,8 @@ class _Lexicon:
     # A word of deixis or of a part of the day anywhere in a Chinese line: without one, no
     # form is sought.
     zh_time: re.Pattern[str]
+    en_ongoing: re.Pattern[str]
+    zh_ongoing: re.Pattern[str]
 
 
 def _weights(raw: dict[str, Any]) -> dict[str, tuple[tuple[str, float], ...]]:
@@ -78,7 +94,11 @@ def _lexicon() -> _Lexicon:
         deixis=re.compile("|".join(map(re.escape, zh["deixis"]))),
         frame=tuple(zh["frame"]),
         zh_habitual=re.compile("|".join(map(re.escape, zh["habitual"]))),
-        zh_time=re.compile("|".join(map(re.escape, [*zh["deixis"], *zh["frame"]]))),
+        zh_time=re.compile(
+            "|".join(map(re.escape, [*zh["deixis"], *zh["frame"], *raw["ongoing"]["chinese"]]))
+        ),
+        en_ongoing=re.compile(raw["ongoing"]["english"], re.I),
+        zh_ongoing=re.compile("|".join(map(re.escape, raw["ongoing"]["chinese"]))),
     )
 
 
@@ -161,14 +181,16 @@ def form(text: str) -> str | None:
         if not lex.zh_time.search(text):
             return None
         plain = _plain(text)
-        return _chinese(lex.clause_end.split(plain, maxsplit=1)[0], plain, lex)
+        found = _chinese(lex.clause_end.split(plain, maxsplit=1)[0], plain, lex)
+        return found or (ONGOING if lex.zh_ongoing.search(plain) else None)
     head, *later = clauses(text)
     words = _WORD.findall(head.lower())
-    if not words or _english(words, lex) is None or _goes_on_standing(later, lex):
-        return None
-    stamp = lex.stamp.match(text)
-    placed = lex.time.search(text, stamp.end() if stamp else 0)
-    return EVENT if placed else PAST
+    if words and _english(words, lex) is not None and not _goes_on_standing(later, lex):
+        stamp = lex.stamp.match(text)
+        return EVENT if lex.time.search(text, stamp.end() if stamp else 0) else PAST
+    if any(lex.en_ongoing.search(part.strip()) for part in (head, *later)):
+        return ONGOING
+    return None
 
 
 def weights(text: str) -> tuple[tuple[str, float], ...]:

@@ -109,3 +109,23 @@ def test_a_chinese_line_placed_on_a_day_of_its_own_is_an_event(text: str) -> Non
 )
 def test_a_chinese_habit_schedule_or_aside_is_no_event(text: str) -> None:
     assert aspect.form(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # In progress or not done yet, for now: a status snapshot that will go stale.
+        "- The refund for the March order still pending; chase the shop on Friday",
+        "- Council tax rebate still to claim for the flat",
+        "02/12/2026: waiting for the landlord's answer on the boiler",
+        "- 车检报告还在等，车行说下周给",
+        "- 周五的团建场地，经理还没回消息",
+    ],
+)
+def test_a_clause_in_the_ongoing_aspect_is_a_snapshot(text: str) -> None:
+    assert aspect.form(text) == aspect.ONGOING
+    assert aspect.weights(text) == (("layer.episodic", 1.5),)
+
+
+def test_a_simple_present_after_still_is_a_standing_fact() -> None:
+    assert aspect.form("- The church bells still ring at noon on Sundays") is None
