@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from memctl import segment
+from memctl.classify import aspect
 from memctl.classify.gate import Gated, Index, gated, grams
 from memctl.models import LAYERS, REALMS
 
@@ -347,6 +348,15 @@ def _realm_of(
     return realm, cued
 
 
+def _plus(priors: dict[str, float], effects: tuple[tuple[str, float], ...]) -> dict[str, float]:
+    """The starting totals: the priors, and what the form of the line's main predicate adds
+    (memctl.classify.aspect: an event that happened weighs towards episodic)."""
+    totals = dict(priors)
+    for key, weight in effects:
+        totals[key] = totals.get(key, 0.0) + weight
+    return totals
+
+
 def score(
     text: str,
     *,
@@ -365,7 +375,7 @@ def score(
     lex = lexicon()
     theirs = opens_with(text, relatives)
     t = lex.thresholds
-    totals = dict(lex.priors)
+    totals = _plus(lex.priors, aspect.weights(text))  # and the form of its main predicate
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
     nearest = _nearest_hits(section) if section else frozenset()
     under_log = _names_events(nearest)

@@ -1,0 +1,199 @@
+"""The tense and aspect of a line's main predicate, one signal for its layer.
+
+TAXONOMY.md, Layer: episodic is something that happened once (or a status snapshot that will go
+stale), procedural standing how-to. What a line is about rarely says which; the form of its
+predicate often does: "Streamed 19:00–23:40, peak 412 viewers" reports an event, "Rehearsals
+move to Thursdays" states what stands. Three forms weigh towards episodic:
+
+- EVENT: in English, the first finite verb of the first clause (after what opens the line: a
+  list marker, a label, its own date) is past, and the line places it in time (a date, a clock
+  time, "yesterday"); in Chinese, which marks no tense, time deixis places the line on a day of
+  its own ("这周", "第一次") or a part of the day opens its first clause, and that clause has a
+  verb. Habitual or conditional clauses, and a later clause that commands or states what holds
+  now (a dated decision that stands), give none.
+- ONGOING: a clause in progress or not done yet ("still waiting for", "还没回").
+- PAST (a past verb the line does not place in time) weighs nothing: it tells how a standing
+  fact came to be as often as an event.
+
+jieba.posseg runs only on Chinese lines that hold such a time word. Lexicon:
+memctl/data/aspect.toml.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import tomllib
+import warnings
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib import resources
+from typing import Any
+
+from memctl import segment
+
+EVENT = "event"
+# A past predicate the line does not place in time.
+PAST = "past"
+# A clause in the ongoing aspect: what is in progress or not done yet, for now.
+ONGOING = "ongoing"
+_WORD = re.compile(r"[a-z][a-z'-]*")
+_REGULAR_PAST = re.compile(r"[a-z]{2,}ed")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    opening: re.Pattern[str]
+    clause_end: re.Pattern[str]
+    present: frozenset[str]
+    past: frozenset[str]
+    not_past: frozenset[str]
+    before_adjective: frozenset[str]
+    imperative: frozenset[str]
+    window: int
+    time: re.Pattern[str]
+    stamp: re.Pattern[str]
+    habitual: frozenset[str]
+    weights: dict[str, tuple[tuple[str, float], ...]]
+    deixis: re.Pattern[str]
+    frame: tuple[str, ...]
+    zh_habitual: re.Pattern[str]
+    # A word of deixis or of a part of the day anywhere in a Chinese line: without one, no
+    # form is sought.
+    zh_time: re.Pattern[str]
+    en_ongoing: re.Pattern[str]
+    zh_ongoing: re.Pattern[str]
+
+
+def _weights(raw: dict[str, Any]) -> dict[str, tuple[tuple[str, float], ...]]:
+    return {
+        form: tuple((f"layer.{k}", float(v)) for k, v in table.get("layer", {}).items() if v)
+        for form, table in raw.items()
+    }
+
+
+@cache
+def _lexicon() -> _Lexicon:
+    text = resources.files("memctl.data").joinpath("aspect.toml").read_text(encoding="utf-8")
+    raw = tomllib.loads(text)
+    en, zh = raw["english"], raw["chinese"]
+    return _Lexicon(
+        opening=re.compile(raw["opening"]["pattern"]),
+        clause_end=re.compile(raw["opening"]["clause_end"]),
+        present=frozenset(en["present"]),
+        past=frozenset(en["past"]),
+        not_past=frozenset(en["not_past"]),
+        before_adjective=frozenset(en["before_adjective"]),
+        imperative=frozenset(en["imperative"]) | frozenset(en["present"]),
+        window=int(en["window"]),
+        time=re.compile(raw["time"]["pattern"], re.I),
+        stamp=re.compile(raw["time"]["stamp"]),
+        habitual=frozenset(raw["time"]["habitual"]),
+        weights=_weights(raw["weights"]),
+        deixis=re.compile("|".join(map(re.escape, zh["deixis"]))),
+        frame=tuple(zh["frame"]),
+        zh_habitual=re.compile("|".join(map(re.escape, zh["habitual"]))),
+        zh_time=re.compile(
+            "|".join(map(re.escape, [*zh["deixis"], *zh["frame"], *raw["ongoing"]["chinese"]]))
+        ),
+        en_ongoing=re.compile(raw["ongoing"]["english"], re.I),
+        zh_ongoing=re.compile("|".join(map(re.escape, raw["ongoing"]["chinese"]))),
+    )
+
+
+def _rest(text: str) -> str:
+    """The line without what opens it (a list marker, a label, its own date or stamp)."""
+    return text[_lexicon().opening.match(text).end() :]  # type: ignore[union-attr]
+
+
+def _plain(text: str) -> str:
+    """The line without what opens it and without its asides in parentheses."""
+    return re.sub(r"\([^)]*\)|（[^）]*）", " ", _rest(text))
+
+
+def clauses(text: str) -> list[str]:
+    """The line's clauses, without what opens it and without parentheses."""
+    return _lexicon().clause_end.split(_plain(text))
+
+
+def clause(text: str) -> str:
+    """The line's first clause (see `clauses`)."""
+    return clauses(text)[0]
+
+
+def _goes_on_standing(later: list[str], lex: _Lexicon) -> bool:
+    """Whether a later clause opens with a command or a present verb: what stands since."""
+    for part in later:
+        first = _WORD.match(part.strip().lower())
+        if first and first.group() in lex.imperative:
+            return True
+    return False
+
+
+def _english(words: list[str], lex: _Lexicon) -> str | None:
+    """PAST when the first finite verb among the first words is past, None when it is
+    present or modal, when the clause says it is habitual or conditional, or when no verb is
+    found."""
+    if lex.habitual.intersection(words):
+        return None
+    for i, word in enumerate(words[: lex.window]):
+        if word in lex.present:
+            return None
+        if word in lex.past:
+            return PAST
+        if (
+            _REGULAR_PAST.fullmatch(word)
+            and word not in lex.not_past
+            and not (i and words[i - 1] in lex.before_adjective)
+        ):
+            return PAST
+    return None
+
+
+@cache
+def _posseg() -> Any:
+    """jieba's part-of-speech cut on the dictionary memctl loads (as memctl.classify.kin)."""
+    segment.jieba()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return importlib.import_module("jieba.posseg")
+
+
+def _chinese(head: str, rest: str, lex: _Lexicon) -> str | None:
+    """EVENT when time deixis places the line (`rest`) or a part of the day opens its first
+    clause (`head`), nothing in that clause makes it habitual, and its predicate is a verb."""
+    placed = lex.deixis.search(rest) or head.lstrip().startswith(lex.frame)
+    if not placed or lex.zh_habitual.search(head):
+        return None
+    # Without jieba's HMM for unknown words (3x faster): a verb is a dictionary word.
+    verbs = (t.flag.startswith("v") for t in _posseg().cut(head, HMM=False))
+    return EVENT if any(verbs) else None
+
+
+@lru_cache(maxsize=4096)
+def form(text: str) -> str | None:
+    """The form of the line's main predicate: EVENT (past, placed in time: it happened), PAST
+    (past, not placed in time), or None (it says neither). A line with Chinese in it is read
+    as Chinese, and only when a word of time in it may place it."""
+    lex = _lexicon()
+    if _CJK.search(text):
+        if not lex.zh_time.search(text):
+            return None
+        plain = _plain(text)
+        found = _chinese(lex.clause_end.split(plain, maxsplit=1)[0], plain, lex)
+        return found or (ONGOING if lex.zh_ongoing.search(plain) else None)
+    head, *later = clauses(text)
+    words = _WORD.findall(head.lower())
+    if words and _english(words, lex) is not None and not _goes_on_standing(later, lex):
+        stamp = lex.stamp.match(text)
+        return EVENT if lex.time.search(text, stamp.end() if stamp else 0) else PAST
+    if any(lex.en_ongoing.search(part.strip()) for part in (head, *later)):
+        return ONGOING
+    return None
+
+
+def weights(text: str) -> tuple[tuple[str, float], ...]:
+    """What the form of the line's main predicate adds to its layer scores."""
+    found = form(text)
+    return _lexicon().weights.get(found, ()) if found else ()

@@ -1,0 +1,131 @@
+"""The tense and aspect of a line's main predicate (memctl.classify.aspect), layer round 12.
+
+TAXONOMY.md, episodic: "something that happened … once"; procedural: standing how-to. The
+form of a line's main predicate says which more often than its words do: a past verb that the
+line places in time (a date, a clock time, "yesterday") reports an event. Every line here is
+invented, not a gold file's."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import aspect, classify
+
+DAILY = "workspace/memory/2026-11-02.md"
+MEMORY = "workspace/MEMORY.md"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Repainted the garden shed 09:00–13:30, two coats",
+        "v2.4.0 tagged 2026-05-19 (the hotfix)",
+        "| 2024-0311 | Birch Lane Vets | archived 2026-07 — file only |",
+        "- Drove to Leeds yesterday, 3 h on the M1",
+        "- 2026-04-02: Mara wrote the whole of chapter 3 in one sitting",
+        "[2026-06-01 10:12] Kettle descaled at 08:15, the filter changed too",
+    ],
+)
+def test_a_past_predicate_placed_in_time_is_an_event(text: str) -> None:
+    assert aspect.form(text) == aspect.EVENT
+    assert classify(text, path=MEMORY).layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A past verb the line does not place in time: how a standing fact came to be.
+        "- Added a pre-push hook to the blog repo",
+        "- Found he prefers the quiet table by the window",
+        # A later clause that commands, or states what holds now: a dated decision whose
+        # content is a standing rule (TAXONOMY.md, procedural).
+        "- Switched 2026-02-10 to the Fastmail account; send invoices from there",
+        "Migrated the blog 2026-05-01 — now it deploys from the main branch",
+        # Habitual or conditional, whatever the tense.
+        "- Invoices exported weekly at 07:00 from the bank CSV into the ledger",
+        "- Yoga at 18:00 only if she's had two rest days. Otherwise skip it",
+    ],
+)
+def test_a_past_predicate_not_placed_in_time_or_habitual_is_no_event(text: str) -> None:
+    assert aspect.form(text) != aspect.EVENT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A present or modal finite verb before the participle: a standing state or rule.
+        "- The backups are stored on the NAS since 2026-01-04",
+        "- Releases must be signed with the 2026 key",
+        # A participle after a determiner is an adjective of the subject, not its verb.
+        "- The fixed schedule runs at 07:30",
+        # "Left" names a place here, as past forms often do; no irregular form of it counts.
+        "- Choir practice at Left Bank Hall 19:30",
+        # Chinese lines are read by the cues (了, 昨天), not by this English form.
+        "- 2026-03-01 修好了打印机",
+    ],
+)
+def test_a_present_predicate_or_an_adjective_is_no_event(text: str) -> None:
+    assert aspect.form(text) is None
+
+
+def test_the_opening_and_parentheses_are_not_the_clause() -> None:
+    assert aspect.clause("- **Trip:** 10/11/2026: booked the ferry (Dover), £80; paid") == (
+        "booked the ferry  "
+    )
+
+
+def test_what_an_event_adds_comes_from_the_lexicon() -> None:
+    assert aspect.weights("- Repainted the garden shed 09:00–13:30") == (("layer.episodic", 1.5),)
+    assert aspect.weights("- Added a pre-push hook to the blog repo") == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Time deixis places the line on a day of its own, and its first clause has a verb.
+        "- 老周这周第二次迟到，扣了半天工资",
+        "- 小林第一次自己修好水龙头",
+        "- 表哥感冒请假，这周的周报晚两天交",
+        # A part of the day opening the first clause is its time frame.
+        "- 上午十点快递员来取件，寄走三箱",
+    ],
+)
+def test_a_chinese_line_placed_on_a_day_of_its_own_is_an_event(text: str) -> None:
+    assert aspect.form(text) == aspect.EVENT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Habitual or a standing change, whatever the time word.
+        "- 这周开始每天早上 7 点开门",
+        "- 从今天起收款换成新的二维码",
+        "- 下午要先把快递寄出去",
+        # A part of the day that does not open the clause: a schedule.
+        "- 周六上午 9:00 游泳课",
+        # Deixis only in an aside in parentheses.
+        "- 库存上限改成 40（昨天是 30）",
+    ],
+)
+def test_a_chinese_habit_schedule_or_aside_is_no_event(text: str) -> None:
+    assert aspect.form(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # In progress or not done yet, for now: a status snapshot that will go stale.
+        "- The refund for the March order still pending; chase the shop on Friday",
+        "- Council tax rebate still to claim for the flat",
+        "02/12/2026: waiting for the landlord's answer on the boiler",
+        "- 车检报告还在等，车行说下周给",
+        "- 周五的团建场地，经理还没回消息",
+    ],
+)
+def test_a_clause_in_the_ongoing_aspect_is_a_snapshot(text: str) -> None:
+    assert aspect.form(text) == aspect.ONGOING
+    assert aspect.weights(text) == (("layer.episodic", 1.5),)
+
+
+def test_a_simple_present_after_still_is_a_standing_fact() -> None:
+    assert aspect.form("- The church bells still ring at noon on Sundays") is None
