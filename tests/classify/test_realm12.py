@@ -44,6 +44,11 @@ def test_a_name_then_the_job_states_the_job(text):
         "- 小宇，育才中学初二",  # a school: a pupil's
         "- 老公周涛，建设银行",  # a relative's employer
         "- Tom works at the garden centre",  # anyone's: no post's terms
+        "- She tidies the desk, the drawer",  # a sentence, not a name before the comma
+        "- Moving house soon, no longer a renter",  # more than a name before the comma
+        "- Sam Lee, other",  # a word that names no one's trade
+        "- 我和老周，市一医院门口见",  # the user's own sentence, no name
+        "- 她说，市一医院门口见",
     ],
 )
 def test_a_name_beside_no_job_of_the_persons_states_none(text):
