@@ -47,6 +47,8 @@ def test_a_name_then_the_job_states_the_job(text):
         "- She tidies the desk, the drawer",  # a sentence, not a name before the comma
         "- Moving house soon, no longer a renter",  # more than a name before the comma
         "- Sam Lee, other",  # a word that names no one's trade
+        "- Rob Ellis, electrician, 07700 900456",  # a contact the person calls
+        "- 老马，市一医院，138 0013 8000",  # a contact
         "- 我和老周，市一医院门口见",  # the user's own sentence, no name
         "- 她说，市一医院门口见",
     ],
