@@ -67,6 +67,7 @@ class _Rules:
     index: Index
     hedge: Index
     negation: re.Pattern[str]
+    past: re.Pattern[str]  # "以前", "used to": the clause says what held once, not now
     others: re.Pattern[str]
     subject: _Subject
     cut: tuple[str, ...]
@@ -130,6 +131,7 @@ def _rules() -> _Rules:
         index=Index(gates),
         hedge=Index([(0, gated(p, re.I)) for p in raw["hedges"]["patterns"]]),
         negation=_any(raw["negation"]["patterns"]),
+        past=_any(raw["past"]["patterns"]),
         others=_any(raw["others"]["patterns"]),
         subject=_Subject(
             self=_any(raw["subject"]["self"]),
@@ -292,7 +294,7 @@ def extract(text: str) -> Fact | None:
     for rule, pattern in (r.by_serial[serial] for serial in sorted(present)):
         for m in pattern.finditer(text):
             before = _clause_before(text, m.start())
-            if r.negation.search(before):
+            if r.negation.search(before) or r.past.search(before):
                 continue
             if rule.subject == "user" and not rule.about_others and r.others.search(before):
                 continue

@@ -1,0 +1,87 @@
+"""An adversarial review of the destructive judgments: what merges (dedupe) and what supersedes
+(facts). Each case is a shape real agent files use; each failed before its fix.
+
+TAXONOMY.md, Duplicates: lines that differ in a value that carries the fact are different
+memories. Status: superseded only when a newer value of the *same* fact replaced it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify.facts import extract
+
+
+def daily(first: str, second: str) -> dict[str, str]:
+    """Two dated daily notes, one line each: the order of the two is known."""
+    return {"memory/2026-01-05.md": f"- {first}\n", "memory/2026-03-02.md": f"- {second}\n"}
+
+
+def statuses(query) -> list[tuple[str, str, str | None]]:
+    return query("SELECT content, status, fact_value FROM entries ORDER BY id")
+
+
+# --- supersede: a fact about another person is no fact about the user ------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我妈住在成都", "我妈现在住在北京", "我爸在腾讯上班", "我爸妈住在老家县城", "我姐搬到了深圳"],
+)
+def test_a_fact_about_a_relative_named_in_short_form_is_not_the_users(text: str) -> None:
+    assert extract(text) is None
+
+
+def test_my_mothers_city_does_not_supersede_mine(tree, import_json, query) -> None:
+    report = import_json(tree(daily("我住在上海", "我妈现在住在北京")))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 0)
+    assert statuses(query) == [
+        ("我住在上海", "active", "上海"),
+        ("我妈现在住在北京", "active", None),
+    ]
+
+
+# --- supersede: a former job is not the current one ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I worked at Microsoft before that",
+        "I used to work at Microsoft",
+        "Previously worked for Microsoft as an intern",
+        "我以前在腾讯工作过",
+        "我之前在腾讯上班",
+        "我曾经在腾讯实习",
+        "我在腾讯工作过两年",
+    ],
+)
+def test_a_former_employer_is_no_current_employer_fact(text: str) -> None:
+    assert extract(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I work at Google", "google"),
+        ("I've worked at Google for three years", "google"),
+        ("我在阿里巴巴工作", "阿里巴巴"),
+        ("我以前在腾讯，现在就职于阿里巴巴", "阿里巴巴"),
+    ],
+)
+def test_the_current_employer_is_still_a_fact(text: str, value: str) -> None:
+    fact = extract(text)
+    assert fact is not None and (fact.predicate, fact.value) == ("employer", value)
+
+
+def test_a_former_job_does_not_supersede_the_current_one(tree, import_json, query) -> None:
+    report = import_json(tree(daily("我在阿里巴巴工作", "我以前在腾讯工作过")))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 0)
+    assert [s for _, s, _ in statuses(query)] == ["active", "active"]
+
+
+def test_an_undated_former_job_is_no_conflict(tree, import_json, query) -> None:
+    memory = "- I work at Google\n- I worked at Microsoft before\n"
+    report = import_json(tree({"MEMORY.md": memory}))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 0)
+    assert [s for _, s, _ in statuses(query)] == ["active", "active"]
