@@ -85,3 +85,25 @@ def test_an_undated_former_job_is_no_conflict(tree, import_json, query) -> None:
     report = import_json(tree({"MEMORY.md": memory}))
     assert (report["superseded"], report["conflicts_to_review"]) == (0, 0)
     assert [s for _, s, _ in statuses(query)] == ["active", "active"]
+
+
+# --- the gold set's scorer: copies of one line in a file of another half ---------------------
+
+
+def test_two_copies_of_a_line_in_the_other_half_are_no_false_merge() -> None:
+    """dev8's one "false merge": two exact copies of a line, each labelled a duplicate of the
+    same line in a file of the held-out half. They are copies of each other; merging them is
+    right, and it is no pair of this half either."""
+    from quality.score import Predicted, duplicates
+
+    def row(line: int, dup_of: str) -> dict:
+        return {"line": line, "kind": "memory", "part_of": None, "dup_of": dup_of}
+
+    labels = {"homes:h/a.md": [row(1, "h/other.md:5"), row(2, "h/other.md:5"), row(3, "")]}
+    found = {
+        ("homes:h/a.md", line): Predicted("procedural", "work", "public", "active", entry)
+        for line, entry in ((1, 10), (2, 10), (3, 10))
+    }
+    # 1 and 2 are one memory; 3 folded in with them is one false merge, no more.
+    counts = duplicates(labels, found)
+    assert (counts["pairs"], counts["merged"], counts["false_merges"]) == (0, 0, 1)
