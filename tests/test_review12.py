@@ -179,3 +179,20 @@ def test_the_same_sentence_with_another_value_does_not_merge(a: str, b: str) -> 
 )  # fmt: skip
 def test_an_edit_that_changes_no_value_still_merges(a: str, b: str) -> None:
     assert merged(a, b)
+
+
+# --- supersede: what is no value of the fact ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "用户来自市场部，负责投放",  # a department, not a hometown
+        "我们团队住在同一个小区",  # the team, not the user
+        "我在飞书上工作",  # a tool one works on, not an employer
+        "Call me after 6pm",  # when to call, not a name
+        "我住的小区叫阳光花园",  # the estate's name, not a city
+    ],
+)
+def test_a_clause_whose_value_is_no_value_of_the_fact_gives_no_fact(text: str) -> None:
+    assert extract(text) is None

@@ -79,6 +79,7 @@ class _Rules:
     place_aliases: dict[str, str]
     not_places: frozenset[str]
     not_place_endings: tuple[str, ...]
+    not_place_units: tuple[str, ...]
     not_values: re.Pattern[str]
     cities: frozenset[str]
 
@@ -149,6 +150,7 @@ def _rules() -> _Rules:
         place_aliases={k.casefold(): v.casefold() for k, v in raw["places"]["aliases"].items()},
         not_places=frozenset(p.casefold() for p in raw["places"]["not_places"]),
         not_place_endings=tuple(raw["places"]["not_place_endings"]),
+        not_place_units=tuple(raw["places"]["not_place_units"]),
         not_values=_any(values["not_values"]),
         cities=frozenset(c.casefold() for c in raw["places"]["cities"]),
     )
@@ -232,12 +234,15 @@ def _value(rule: _Rule, m: re.Match[str]) -> tuple[str, str] | None:
         value = r.place_aliases.get(value, value)
         if value in r.not_places or value.split(" ")[0] in r.not_places:
             return None
-        if len(value) > 1 and value.endswith(r.not_place_endings):
+        if len(value) > 1 and value.endswith(r.not_place_endings + r.not_place_units):
             return None
         if len(value) > 2 and value.endswith("市"):
             value = value[:-1]
-    if kind == "employer" and value in r.cities:
-        return "works_in", value
+    if kind == "employer":
+        if value in r.cities:
+            return "works_in", value
+        if len(value) > 1 and value.endswith(r.not_place_endings):
+            return None  # "在飞书上工作": on a tool, in a thing, not for an employer
     return rule.predicate, value
 
 
