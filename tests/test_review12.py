@@ -196,3 +196,22 @@ def test_an_edit_that_changes_no_value_still_merges(a: str, b: str) -> None:
 )
 def test_a_clause_whose_value_is_no_value_of_the_fact_gives_no_fact(text: str) -> None:
     assert extract(text) is None
+
+
+# --- supersede: one time for both is no order ------------------------------------------------
+
+
+def test_two_values_stated_at_the_same_time_wait_as_one_conflict(tree, import_json, query) -> None:
+    """Two lines of one daily note share its date: nothing in the records says which came
+    later, so both wait in review (TAXONOMY.md, status: superseded only when the order is known
+    from the records' own times)."""
+    report = import_json(tree({"memory/2026-03-02.md": "- 用户在杭州工作\n- 用户在深圳工作\n"}))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 1)
+    assert [s for _, s, _ in statuses(query)] == ["pending_review", "pending_review"]
+    assert query("SELECT count(*) FROM supersedes") == [(0,)]
+
+
+def test_a_later_day_still_supersedes(tree, import_json, query) -> None:
+    report = import_json(tree(daily("用户在杭州工作", "用户在深圳工作")))
+    assert (report["superseded"], report["conflicts_to_review"]) == (1, 0)
+    assert [s for _, s, _ in statuses(query)] == ["superseded", "active"]
