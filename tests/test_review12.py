@@ -215,3 +215,22 @@ def test_a_later_day_still_supersedes(tree, import_json, query) -> None:
     report = import_json(tree(daily("用户在杭州工作", "用户在深圳工作")))
     assert (report["superseded"], report["conflicts_to_review"]) == (1, 0)
     assert [s for _, s, _ in statuses(query)] == ["superseded", "active"]
+
+
+# --- supersede: the same place named another way is no change ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("I live in Shanghai", "我住在上海"),
+        ("我住在上海", "我住在上海浦东"),
+        ("我住在杭州西湖区", "我现在住在杭州"),
+    ],
+)
+def test_the_same_city_in_other_words_supersedes_nothing(
+    first: str, second: str, tree, import_json, query
+) -> None:
+    report = import_json(tree(daily(first, second)))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 0)
+    assert [s for _, s, _ in statuses(query)] == ["active", "active"]

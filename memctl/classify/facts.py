@@ -96,6 +96,12 @@ def _expand(pattern: str, words: dict[str, list[str]]) -> str:
     return _WORDS.sub(lambda m: "(?:" + "|".join(words[m[1]]) + ")", pattern)
 
 
+def _aliases(places: dict[str, Any]) -> dict[str, str]:
+    """[places].aliases and the English names of [places.other_language], to one spelling."""
+    other = {name: city for city, names in places["other_language"].items() for name in names}
+    return places["aliases"] | other
+
+
 @cache
 def _rules() -> _Rules:
     text = resources.files("memctl.data").joinpath("facts.toml").read_text(encoding="utf-8")
@@ -147,7 +153,7 @@ def _rules() -> _Rules:
         leading=tuple(values["leading"]),
         quotes={pair[0]: pair[1] for pair in values["quotes"]},
         vocab=vocab,
-        place_aliases={k.casefold(): v.casefold() for k, v in raw["places"]["aliases"].items()},
+        place_aliases={k.casefold(): v.casefold() for k, v in _aliases(raw["places"]).items()},
         not_places=frozenset(p.casefold() for p in raw["places"]["not_places"]),
         not_place_endings=tuple(raw["places"]["not_place_endings"]),
         not_place_units=tuple(raw["places"]["not_place_units"]),
@@ -238,12 +244,26 @@ def _value(rule: _Rule, m: re.Match[str]) -> tuple[str, str] | None:
             return None
         if len(value) > 2 and value.endswith("市"):
             value = value[:-1]
+        value = _city_of(value)
     if kind == "employer":
         if value in r.cities:
             return "works_in", value
         if len(value) > 1 and value.endswith(r.not_place_endings):
             return None  # "在飞书上工作": on a tool, in a thing, not for an employer
     return rule.predicate, value
+
+
+def _city_of(place: str) -> str:
+    """The city a Chinese place starts with ("上海浦东" -> "上海", "杭州西湖区" -> "杭州"): a
+    district is where in the city, and "住在上海" / "住在上海浦东" state one fact."""
+    if not _CJK.match(place):
+        return place
+    r = _rules()
+    for size in range(min(len(place) - 1, 3), 1, -1):
+        city = r.place_aliases.get(place[:size], place[:size])
+        if city in r.cities:
+            return city
+    return place
 
 
 def _clause_before(text: str, start: int) -> str:
