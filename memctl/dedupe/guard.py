@@ -168,7 +168,9 @@ _HAN = re.compile("[\u3400-\u9fff]")
 # Two letters at least (one letter in a Chinese text is a typo or a variable, rarely a name), no
 # digits (a token with digits is an id or a version: its numbers are compared already, and an
 # id is a counter slot of the template layer).
-_LATIN_WORD = re.compile(r"(?<![a-z0-9])[a-z][a-z+#]+(?:[.\-][a-z+#]+)*(?![a-z0-9])")
+# (The letter class comes first, the look back after it: a pattern opening with a look back is
+# tried at every position of a long Chinese note, one opening with a class is scanned for.)
+_LATIN_WORD = re.compile(r"[a-z](?<![a-z0-9][a-z])[a-z+#]+(?:[.\-][a-z+#]+)*(?![a-z0-9])")
 _CODE = re.compile(r"`([^`\n]{1,60})`")
 
 
