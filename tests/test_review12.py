@@ -234,3 +234,26 @@ def test_the_same_city_in_other_words_supersedes_nothing(
     report = import_json(tree(daily(first, second)))
     assert (report["superseded"], report["conflicts_to_review"]) == (0, 0)
     assert [s for _, s, _ in statuses(query)] == ["active", "active"]
+
+
+# --- supersede: a setting for one place is not the user's own ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "At work I use VS Code because the team requires it",
+        "On the server I use nano",
+        "在公司用 VS Code，因为团队统一要求",
+        "公司电脑用 Windows",
+    ],
+)
+def test_a_tool_used_in_one_place_is_no_fact_of_the_users_own(text: str) -> None:
+    assert extract(text) is None
+
+
+def test_a_work_editor_does_not_supersede_the_users_own(tree, import_json, query) -> None:
+    notes = daily("I use vim as my editor", "At work I use VS Code because the team requires it")
+    report = import_json(tree(notes))
+    assert (report["superseded"], report["conflicts_to_review"]) == (0, 0)
+    assert [s for _, s, _ in statuses(query)] == ["active", "active"]

@@ -68,6 +68,7 @@ class _Rules:
     hedge: Index
     negation: re.Pattern[str]
     past: re.Pattern[str]  # "以前", "used to": the clause says what held once, not now
+    scope: re.Pattern[str]  # "at work", "服务器上": what one setting uses, not the user's own
     others: re.Pattern[str]
     subject: _Subject
     cut: tuple[str, ...]
@@ -139,6 +140,7 @@ def _rules() -> _Rules:
         hedge=Index([(0, gated(p, re.I)) for p in raw["hedges"]["patterns"]]),
         negation=_any(raw["negation"]["patterns"]),
         past=_any(raw["past"]["patterns"]),
+        scope=_any(raw["scope"]["patterns"]),
         others=_any(raw["others"]["patterns"]),
         subject=_Subject(
             self=_any(raw["subject"]["self"]),
@@ -319,7 +321,7 @@ def extract(text: str) -> Fact | None:
     for rule, pattern in (r.by_serial[serial] for serial in sorted(present)):
         for m in pattern.finditer(text):
             before = _clause_before(text, m.start())
-            if r.negation.search(before) or r.past.search(before):
+            if r.negation.search(before) or r.past.search(before) or r.scope.search(before):
                 continue
             if rule.subject == "user" and not rule.about_others and r.others.search(before):
                 continue
