@@ -2,12 +2,13 @@
 
 An entry whose text states a clear fact (memctl.classify.facts: subject, predicate, value)
 carries `fact_key`/`fact_value`. A different value under the same key for the same user means
-the fact changed: the entry with the later time (the record's own `ts`, compared as instants;
-ties go to the later entry) stays, the other becomes `superseded`, and the pair is kept in
+the fact changed: the entry with the later time (the record's own `ts`, compared as instants)
+stays, the other becomes `superseded`, and the pair is kept in
 `supersedes` with the reason.
 
 Only the records' own times order two values (TAXONOMY.md, status): when either has none (an
-undated MEMORY.md line; when it was imported says nothing of when it was said), both values,
+undated MEMORY.md line; when it was imported says nothing of when it was said), or both have
+the same one (two lines of one daily note), both values,
 if both are stated plainly and in use, wait in review as one conflict asking which is current.
 Approving one supersedes the other, with a reason saying a person decided; rejecting or
 deleting one frees the other.
@@ -494,8 +495,11 @@ def _status_before_supersede(user: UserStore, entry_id: int) -> str:
 
 def _unordered(a: Entry, b: Entry) -> bool:
     """No order between two values: one of them has no time of its own (an undated line of a
-    MEMORY.md; import time is not when the user said it)."""
-    return a["ts"] is None or b["ts"] is None
+    MEMORY.md; import time is not when the user said it), or both have the same one (two lines
+    of one daily note: its date says nothing of which came later)."""
+    if a["ts"] is None or b["ts"] is None:
+        return True
+    return _utc(str(a["ts"])) == _utc(str(b["ts"]))
 
 
 def _disagree(entry: Entry, rival: Entry) -> bool:

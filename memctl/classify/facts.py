@@ -67,6 +67,8 @@ class _Rules:
     index: Index
     hedge: Index
     negation: re.Pattern[str]
+    past: re.Pattern[str]  # "以前", "used to": the clause says what held once, not now
+    scope: re.Pattern[str]  # "at work", "服务器上": what one setting uses, not the user's own
     others: re.Pattern[str]
     subject: _Subject
     cut: tuple[str, ...]
@@ -78,6 +80,7 @@ class _Rules:
     place_aliases: dict[str, str]
     not_places: frozenset[str]
     not_place_endings: tuple[str, ...]
+    not_place_units: tuple[str, ...]
     not_values: re.Pattern[str]
     cities: frozenset[str]
 
@@ -92,6 +95,12 @@ _WORDS = re.compile(r"\{\{(\w+)\}\}")
 def _expand(pattern: str, words: dict[str, list[str]]) -> str:
     """`{{name}}` -> the alternation of [words].name."""
     return _WORDS.sub(lambda m: "(?:" + "|".join(words[m[1]]) + ")", pattern)
+
+
+def _aliases(places: dict[str, Any]) -> dict[str, str]:
+    """[places].aliases and the English names of [places.other_language], to one spelling."""
+    other = {name: city for city, names in places["other_language"].items() for name in names}
+    return places["aliases"] | other
 
 
 @cache
@@ -130,6 +139,8 @@ def _rules() -> _Rules:
         index=Index(gates),
         hedge=Index([(0, gated(p, re.I)) for p in raw["hedges"]["patterns"]]),
         negation=_any(raw["negation"]["patterns"]),
+        past=_any(raw["past"]["patterns"]),
+        scope=_any(raw["scope"]["patterns"]),
         others=_any(raw["others"]["patterns"]),
         subject=_Subject(
             self=_any(raw["subject"]["self"]),
@@ -144,9 +155,10 @@ def _rules() -> _Rules:
         leading=tuple(values["leading"]),
         quotes={pair[0]: pair[1] for pair in values["quotes"]},
         vocab=vocab,
-        place_aliases={k.casefold(): v.casefold() for k, v in raw["places"]["aliases"].items()},
+        place_aliases={k.casefold(): v.casefold() for k, v in _aliases(raw["places"]).items()},
         not_places=frozenset(p.casefold() for p in raw["places"]["not_places"]),
         not_place_endings=tuple(raw["places"]["not_place_endings"]),
+        not_place_units=tuple(raw["places"]["not_place_units"]),
         not_values=_any(values["not_values"]),
         cities=frozenset(c.casefold() for c in raw["places"]["cities"]),
     )
@@ -230,13 +242,30 @@ def _value(rule: _Rule, m: re.Match[str]) -> tuple[str, str] | None:
         value = r.place_aliases.get(value, value)
         if value in r.not_places or value.split(" ")[0] in r.not_places:
             return None
-        if len(value) > 1 and value.endswith(r.not_place_endings):
+        if len(value) > 1 and value.endswith(r.not_place_endings + r.not_place_units):
             return None
         if len(value) > 2 and value.endswith("市"):
             value = value[:-1]
-    if kind == "employer" and value in r.cities:
-        return "works_in", value
+        value = _city_of(value)
+    if kind == "employer":
+        if value in r.cities:
+            return "works_in", value
+        if len(value) > 1 and value.endswith(r.not_place_endings):
+            return None  # "在飞书上工作": on a tool, in a thing, not for an employer
     return rule.predicate, value
+
+
+def _city_of(place: str) -> str:
+    """The city a Chinese place starts with ("上海浦东" -> "上海", "杭州西湖区" -> "杭州"): a
+    district is where in the city, and "住在上海" / "住在上海浦东" state one fact."""
+    if not _CJK.match(place):
+        return place
+    r = _rules()
+    for size in range(min(len(place) - 1, 3), 1, -1):
+        city = r.place_aliases.get(place[:size], place[:size])
+        if city in r.cities:
+            return city
+    return place
 
 
 def _clause_before(text: str, start: int) -> str:
@@ -292,7 +321,7 @@ def extract(text: str) -> Fact | None:
     for rule, pattern in (r.by_serial[serial] for serial in sorted(present)):
         for m in pattern.finditer(text):
             before = _clause_before(text, m.start())
-            if r.negation.search(before):
+            if r.negation.search(before) or r.past.search(before) or r.scope.search(before):
                 continue
             if rule.subject == "user" and not rule.about_others and r.others.search(before):
                 continue

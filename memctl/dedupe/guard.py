@@ -1,8 +1,9 @@
-"""The merge guard: records that differ in a number, a negation or a named slot never merge.
+"""The merge guard: records differing in a number, a negation, a named slot or a name never merge.
 
 "会员卡号尾号 1037" and "会员卡号尾号 1042" are 90% the same text and 0% the same fact. Each text
-gets a guard key summarising what must agree — its numbers, its negations (as a multiset) and
-its named slot values (weekday, month, relative day, part of day) — and two records are
+gets a guard key summarising what must agree — its numbers, its negations (as a multiset), its
+named slot values (weekday, month, relative day, part of day, another person, a language, a
+unit) and its names (Latin words in a Chinese text, code in backticks) — and two records are
 compatible only when their keys are equal. Equality is an equivalence, so a group stays
 consistent as it grows: checking a candidate against one member is checking it against all.
 """
@@ -156,10 +157,31 @@ class Guard:
                 slots.add(self._word_slot[word])
             elif word in self._word_slot_before_number and _before_number(light, m.end()):
                 slots.add(self._word_slot_before_number[word])
+        slots.update(_names(light, cjk))
         return GuardFacts(frozenset(numbers), tuple(sorted(negations)), frozenset(slots))
 
     def key(self, light: str) -> int:
         return self.facts(light).key()
+
+
+_HAN = re.compile("[\u3400-\u9fff]")
+# Two letters at least (one letter in a Chinese text is a typo or a variable, rarely a name), no
+# digits (a token with digits is an id or a version: its numbers are compared already, and an
+# id is a counter slot of the template layer).
+# (The letter class comes first, the look back after it: a pattern opening with a look back is
+# tried at every position of a long Chinese note, one opening with a class is scanned for.)
+_LATIN_WORD = re.compile(r"[a-z](?<![a-z0-9][a-z])[a-z+#]+(?:[.\-][a-z+#]+)*(?![a-z0-9])")
+_CODE = re.compile(r"`([^`\n]{1,60})`")
+
+
+def _names(light: str, cjk: bool) -> list[tuple[str, str]]:
+    """The names a text holds, as named slots: a Latin word in a Chinese text ("用 pnpm", "博客用
+    Astro 搭建": a tool, a product, a place, never a function word) and code in backticks.
+    "…用 pnpm…" and "…用 yarn…" are the same sentence about two tools."""
+    found = [("code", code.strip()) for code in _CODE.findall(light)] if "`" in light else []
+    if cjk and _HAN.search(light) and _LETTER.search(light):
+        found += [("name", word) for word in _LATIN_WORD.findall(light)]
+    return found
 
 
 _LETTER = re.compile("[a-z]")  # a plain class scans fast; the word pattern cannot (lookbehind)

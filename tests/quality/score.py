@@ -314,8 +314,13 @@ def duplicates(
             here = (key, row["line"])
             starts.append(here)
             path, _, line = row["dup_of"].rpartition(":")
+            if path and path not in keys:
+                # A duplicate in a file of another half: lines that copy the same one there are
+                # still copies of each other (not counted as a pair, never a false merge).
+                parent[root(here)] = root((f"elsewhere:{path}", int(line)))
+                continue
             if path not in keys:
-                continue  # no duplicate, or one in a file of another half
+                continue  # no duplicate
             there = (keys[path], int(line))
             parent[root(here)] = root(there)
             if here in found and there in found:
