@@ -37,6 +37,9 @@ EVENT = "event"
 PAST = "past"
 # A clause in the ongoing aspect: what is in progress or not done yet, for now.
 ONGOING = "ongoing"
+# A stative of a person's identity as the first clause: who they are, their job, where they
+# live (a fact about the person: profile).
+STATIVE = "stative"
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _REGULAR_PAST = re.compile(r"[a-z]{2,}ed")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -63,6 +66,8 @@ class _Lexicon:
     # form is sought.
     zh_time: re.Pattern[str]
     en_ongoing: re.Pattern[str]
+    stative: re.Pattern[str]
+    marker: re.Pattern[str]
     zh_ongoing: re.Pattern[str]
 
 
@@ -98,8 +103,17 @@ def _lexicon() -> _Lexicon:
             "|".join(map(re.escape, [*zh["deixis"], *zh["frame"], *raw["ongoing"]["chinese"]]))
         ),
         en_ongoing=re.compile(raw["ongoing"]["english"], re.I),
+        stative=_stative(raw["stative"]["patterns"]),
+        marker=re.compile(raw["opening"]["marker"]),
         zh_ongoing=re.compile("|".join(map(re.escape, raw["ongoing"]["chinese"]))),
     )
+
+
+def _stative(patterns: list[str]) -> re.Pattern[str]:
+    """The stative patterns, with `{kin}` the Chinese kinship words of classify.toml [kin]."""
+    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
+    kin = "|".join(map(re.escape, tomllib.loads(text)["kin"]["cjk_words"]))
+    return re.compile("|".join(p.replace("{kin}", kin) for p in patterns))
 
 
 def _rest(text: str) -> str:
@@ -193,7 +207,15 @@ def form(text: str) -> str | None:
     return None
 
 
+def stative(text: str) -> bool:
+    """Whether the line's first clause is a stative of a person's identity (who they are,
+    their job, where they live), read after what opens the line or after its list marker."""
+    lex = _lexicon()
+    unmarked = lex.clause_end.split(lex.marker.sub("", text, count=1), maxsplit=1)[0]
+    return any(lex.stative.match(part.strip()) for part in (clause(text), unmarked))
+
+
 def weights(text: str) -> tuple[tuple[str, float], ...]:
     """What the form of the line's main predicate adds to its layer scores."""
-    found = form(text)
+    found = STATIVE if stative(text) else form(text)
     return _lexicon().weights.get(found, ()) if found else ()

@@ -129,3 +129,39 @@ def test_a_clause_in_the_ongoing_aspect_is_a_snapshot(text: str) -> None:
 
 def test_a_simple_present_after_still_is_a_standing_fact() -> None:
     assert aspect.form("- The church bells still ring at noon on Sundays") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An identity verb after a person.
+        "Orla works part-time at the library in Galway",
+        "白天在超市做收银，晚上有空",
+        # The copula after a person's role or a relative, before a name or a noun phrase.
+        "- Ciara's line manager is Tomás Byrne (ward sister). Ask him about rotas",
+        "- 老婆李红是店里的会计，管进货的账",
+        # The user saying what they are, whatever rule follows.
+        "- I'm not a coder: before changing a setting, say what it does",
+    ],
+)
+def test_a_stative_of_identity_weighs_towards_profile(text: str) -> None:
+    assert aspect.weights(text) == (("layer.profile", 1.5),)
+
+
+def test_a_relatives_copula_line_is_profile() -> None:
+    assert classify("- 老婆李红是店里的会计，管进货的账", path=MEMORY).layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A capitalised word opening the line names a thing as often as a person.
+        "- Prices are in euros, never in cents",
+        "- Tutor is Dr Byrne; hand in through Moodle only",
+        # "My name is" and "我是" are the assistant's own in a SOUL.md.
+        "- My name is Wren, the household's assistant",
+        "我是主人的写作助手，帮他整理书稿",
+    ],
+)
+def test_a_thing_or_the_assistant_as_subject_is_no_stative_of_identity(text: str) -> None:
+    assert ("layer.profile", 1.5) not in aspect.weights(text)
