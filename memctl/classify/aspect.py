@@ -40,6 +40,8 @@ ONGOING = "ongoing"
 # A stative of a person's identity as the first clause: who they are, their job, where they
 # live (a fact about the person: profile).
 STATIVE = "stative"
+# A prohibition of telling, sending or recording: what the assistant must not disclose.
+WITHHELD = "withheld"
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _REGULAR_PAST = re.compile(r"[a-z]{2,}ed")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -68,6 +70,8 @@ class _Lexicon:
     en_ongoing: re.Pattern[str]
     stative: re.Pattern[str]
     marker: re.Pattern[str]
+    stative_verb: re.Pattern[str]
+    withheld: re.Pattern[str]
     zh_ongoing: re.Pattern[str]
 
 
@@ -105,6 +109,8 @@ def _lexicon() -> _Lexicon:
         en_ongoing=re.compile(raw["ongoing"]["english"], re.I),
         stative=_stative(raw["stative"]["patterns"]),
         marker=re.compile(raw["opening"]["marker"]),
+        stative_verb=re.compile(raw["stative"]["verbs"]),
+        withheld=re.compile(raw["withheld"]["pattern"]),
         zh_ongoing=re.compile("|".join(map(re.escape, raw["ongoing"]["chinese"]))),
     )
 
@@ -211,11 +217,17 @@ def stative(text: str) -> bool:
     """Whether the line's first clause is a stative of a person's identity (who they are,
     their job, where they live), read after what opens the line or after its list marker."""
     lex = _lexicon()
+    if not lex.stative_verb.search(text):  # a cheap test: no verb of the forms, no stative
+        return False
     unmarked = lex.clause_end.split(lex.marker.sub("", text, count=1), maxsplit=1)[0]
     return any(lex.stative.match(part.strip()) for part in (clause(text), unmarked))
 
 
 def weights(text: str) -> tuple[tuple[str, float], ...]:
     """What the form of the line's main predicate adds to its layer scores."""
+    lex = _lexicon()
     found = STATIVE if stative(text) else form(text)
-    return _lexicon().weights.get(found, ()) if found else ()
+    own = lex.weights.get(found, ()) if found else ()
+    # (The raw line first: most lines forbid nothing, and only those need their asides cut.)
+    withheld = lex.withheld.search(text) and lex.withheld.search(_plain(text))
+    return own + lex.weights[WITHHELD] if withheld else own

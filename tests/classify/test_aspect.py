@@ -165,3 +165,37 @@ def test_a_relatives_copula_line_is_profile() -> None:
 )
 def test_a_thing_or_the_assistant_as_subject_is_no_stative_of_identity(text: str) -> None:
     assert ("layer.profile", 1.5) not in aspect.weights(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What the assistant must not disclose, or the channel or hours it must not use.
+        "- 小敏的体检结果别在班级群里提",
+        "- 不要把钥匙盒的密码打印出来",
+        "- 周日上午 11 点前不要给他发消息",
+        "- Never post the client's floor plan in the team chat",
+    ],
+)
+def test_a_prohibition_of_telling_weighs_towards_boundary(text: str) -> None:
+    assert ("layer.boundary", 1.5) in aspect.weights(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Advice that forbids no telling (TAXONOMY.md: stays procedural).
+        "- Don't use the web uploader for big files, use rclone",
+        # "Don't forget" is a command; "不能只发" asks for more than a message.
+        "- 别忘了：发版前先跑一遍测试",
+        "- 停电超过半小时要打电话给房东，不能只发微信",
+        # A prohibition in an aside is no predicate of the line.
+        "- 物业后台账号 wy_301（示例，别发给任何人）",
+    ],
+)
+def test_advice_forgetting_or_an_aside_is_no_prohibition_of_telling(text: str) -> None:
+    assert ("layer.boundary", 1.5) not in aspect.weights(text)
+
+
+def test_a_prohibition_of_telling_in_a_memory_file_is_a_boundary() -> None:
+    assert classify("- 小敏的体检结果别在班级群里提", path=MEMORY).layer == "boundary"
