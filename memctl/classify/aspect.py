@@ -15,6 +15,15 @@ move to Thursdays" states what stands. Three forms weigh towards episodic:
 - PAST (a past verb the line does not place in time) weighs nothing: it tells how a standing
   fact came to be as often as an event.
 
+Two more forms of the predicate weigh towards other layers:
+
+- STATIVE: the first clause states who a person is, their job or where they live ("Dana's
+  supervising attorney is Priya Moreno", "老公周建国是店里的大厨", "I'm not a programmer"):
+  profile, whatever rule follows.
+- WITHHELD: a prohibition whose verb is one of telling, sending or recording ("别在群里提…",
+  "never post …"): what the assistant must not disclose or which channel it must not use,
+  boundary.
+
 jieba.posseg runs only on Chinese lines that hold such a time word. Lexicon:
 memctl/data/aspect.toml.
 """
