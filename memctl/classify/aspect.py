@@ -15,6 +15,15 @@ move to Thursdays" states what stands. Three forms weigh towards episodic:
 - PAST (a past verb the line does not place in time) weighs nothing: it tells how a standing
   fact came to be as often as an event.
 
+Two more forms of the predicate weigh towards other layers:
+
+- STATIVE: the first clause states who a person is, their job or where they live ("Dana's
+  supervising attorney is Priya Moreno", "老公周建国是店里的大厨", "I'm not a programmer"):
+  profile, whatever rule follows.
+- WITHHELD: a prohibition whose verb is one of telling, sending or recording ("别在群里提…",
+  "never post …"): what the assistant must not disclose or which channel it must not use,
+  boundary.
+
 jieba.posseg runs only on Chinese lines that hold such a time word. Lexicon:
 memctl/data/aspect.toml.
 """
@@ -37,6 +46,11 @@ EVENT = "event"
 PAST = "past"
 # A clause in the ongoing aspect: what is in progress or not done yet, for now.
 ONGOING = "ongoing"
+# A stative of a person's identity as the first clause: who they are, their job, where they
+# live (a fact about the person: profile).
+STATIVE = "stative"
+# A prohibition of telling, sending or recording: what the assistant must not disclose.
+WITHHELD = "withheld"
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _REGULAR_PAST = re.compile(r"[a-z]{2,}ed")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -63,6 +77,10 @@ class _Lexicon:
     # form is sought.
     zh_time: re.Pattern[str]
     en_ongoing: re.Pattern[str]
+    stative: re.Pattern[str]
+    marker: re.Pattern[str]
+    stative_verb: re.Pattern[str]
+    withheld: re.Pattern[str]
     zh_ongoing: re.Pattern[str]
 
 
@@ -98,8 +116,19 @@ def _lexicon() -> _Lexicon:
             "|".join(map(re.escape, [*zh["deixis"], *zh["frame"], *raw["ongoing"]["chinese"]]))
         ),
         en_ongoing=re.compile(raw["ongoing"]["english"], re.I),
+        stative=_stative(raw["stative"]["patterns"]),
+        marker=re.compile(raw["opening"]["marker"]),
+        stative_verb=re.compile(raw["stative"]["verbs"]),
+        withheld=re.compile(raw["withheld"]["pattern"]),
         zh_ongoing=re.compile("|".join(map(re.escape, raw["ongoing"]["chinese"]))),
     )
+
+
+def _stative(patterns: list[str]) -> re.Pattern[str]:
+    """The stative patterns, with `{kin}` the Chinese kinship words of classify.toml [kin]."""
+    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
+    kin = "|".join(map(re.escape, tomllib.loads(text)["kin"]["cjk_words"]))
+    return re.compile("|".join(p.replace("{kin}", kin) for p in patterns))
 
 
 def _rest(text: str) -> str:
@@ -193,7 +222,21 @@ def form(text: str) -> str | None:
     return None
 
 
+def stative(text: str) -> bool:
+    """Whether the line's first clause is a stative of a person's identity (who they are,
+    their job, where they live), read after what opens the line or after its list marker."""
+    lex = _lexicon()
+    if not lex.stative_verb.search(text):  # a cheap test: no verb of the forms, no stative
+        return False
+    unmarked = lex.clause_end.split(lex.marker.sub("", text, count=1), maxsplit=1)[0]
+    return any(lex.stative.match(part.strip()) for part in (clause(text), unmarked))
+
+
 def weights(text: str) -> tuple[tuple[str, float], ...]:
     """What the form of the line's main predicate adds to its layer scores."""
-    found = form(text)
-    return _lexicon().weights.get(found, ()) if found else ()
+    lex = _lexicon()
+    found = STATIVE if stative(text) else form(text)
+    own = lex.weights.get(found, ()) if found else ()
+    # (The raw line first: most lines forbid nothing, and only those need their asides cut.)
+    withheld = lex.withheld.search(text) and lex.withheld.search(_plain(text))
+    return own + lex.weights[WITHHELD] if withheld else own

@@ -129,3 +129,73 @@ def test_a_clause_in_the_ongoing_aspect_is_a_snapshot(text: str) -> None:
 
 def test_a_simple_present_after_still_is_a_standing_fact() -> None:
     assert aspect.form("- The church bells still ring at noon on Sundays") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An identity verb after a person.
+        "Orla works part-time at the library in Galway",
+        "白天在超市做收银，晚上有空",
+        # The copula after a person's role or a relative, before a name or a noun phrase.
+        "- Ciara's line manager is Tomás Byrne (ward sister). Ask him about rotas",
+        "- 老婆李红是店里的会计，管进货的账",
+        # The user saying what they are, whatever rule follows.
+        "- I'm not a coder: before changing a setting, say what it does",
+    ],
+)
+def test_a_stative_of_identity_weighs_towards_profile(text: str) -> None:
+    assert aspect.weights(text) == (("layer.profile", 1.5),)
+
+
+def test_a_relatives_copula_line_is_profile() -> None:
+    assert classify("- 老婆李红是店里的会计，管进货的账", path=MEMORY).layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A capitalised word opening the line names a thing as often as a person.
+        "- Prices are in euros, never in cents",
+        "- Tutor is Dr Byrne; hand in through Moodle only",
+        # "My name is" and "我是" are the assistant's own in a SOUL.md.
+        "- My name is Wren, the household's assistant",
+        "我是主人的写作助手，帮他整理书稿",
+    ],
+)
+def test_a_thing_or_the_assistant_as_subject_is_no_stative_of_identity(text: str) -> None:
+    assert ("layer.profile", 1.5) not in aspect.weights(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What the assistant must not disclose, or the channel or hours it must not use.
+        "- 小敏的体检结果别在班级群里提",
+        "- 不要把钥匙盒的密码打印出来",
+        "- 周日上午 11 点前不要给他发消息",
+        "- Never post the client's floor plan in the team chat",
+    ],
+)
+def test_a_prohibition_of_telling_weighs_towards_boundary(text: str) -> None:
+    assert ("layer.boundary", 1.5) in aspect.weights(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Advice that forbids no telling (TAXONOMY.md: stays procedural).
+        "- Don't use the web uploader for big files, use rclone",
+        # "Don't forget" is a command; "不能只发" asks for more than a message.
+        "- 别忘了：发版前先跑一遍测试",
+        "- 停电超过半小时要打电话给房东，不能只发微信",
+        # A prohibition in an aside is no predicate of the line.
+        "- 物业后台账号 wy_301（示例，别发给任何人）",
+    ],
+)
+def test_advice_forgetting_or_an_aside_is_no_prohibition_of_telling(text: str) -> None:
+    assert ("layer.boundary", 1.5) not in aspect.weights(text)
+
+
+def test_a_prohibition_of_telling_in_a_memory_file_is_a_boundary() -> None:
+    assert classify("- 小敏的体检结果别在班级群里提", path=MEMORY).layer == "boundary"
