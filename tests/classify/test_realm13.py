@@ -66,3 +66,62 @@ def test_a_job_home_keeps_a_line_of_the_body_the_persons(text):
 def test_a_job_home_takes_a_certificate_of_the_job():
     evidence = _evidence("- Forklift medical certificate renewed, valid to 2028-01-31")
     assert evidence.candidates == [5]
+
+
+def _work_file(
+    section: str, line: str, cued: bool = False
+) -> list[tuple[str | None, str, str, bool]]:
+    """A job's MEMORY.md: six lines that say work, and `line` under `section`."""
+    job = [("Memory > Rules", f"- Check the tyres before run {n}", "work", True) for n in range(6)]
+    return [*job, (section, line, "real", False)]
+
+
+@pytest.mark.parametrize(
+    ("section", "line"),
+    [
+        ("Memory > Likes", "- Audiobooks on the long drives: crime, lately Tana French"),
+        ("Memory > Taste", "- Short answers, one question at a time"),
+        ("Memory > Sleep", "- Lights out by 23:00 on a work night"),
+        ("Memory > 作息", "- 夜班后第二天中午前不要发消息"),
+        ("Memory > 喜好", "- 咖啡只喝美式，不加糖"),
+    ],
+)
+def test_a_line_under_a_heading_of_the_persons_tastes_or_rest_takes_no_work(section, line):
+    from memctl.classify import scopes
+
+    # Set apart by its section: neither the file's work nor the home's job (home.Evidence).
+    assert scopes(_work_file(section, line), MEMORY)[-1] == (None, True)
+
+
+@pytest.mark.parametrize("section", ["Memory > Client likes", "Memory > Sleep schedule app"])
+def test_a_heading_that_only_holds_such_a_word_still_takes_the_files_work(section):
+    from memctl.classify import scopes
+
+    assert scopes(_work_file(section, "- Load the van by 07:00"), MEMORY)[-1][0] == "work"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Paid $0.71/mile loaded from March (was $0.66)",
+        "- Day rate is £280 a day for second shooting",
+        "- Agency pays €22 per hour for weekend shifts",
+        "- 时薪 28 元，周末加倍",
+        "- 下个月起课时费涨到 200 元/小时",
+    ],
+)
+def test_a_rate_of_pay_by_the_unit_of_work_is_the_jobs(text):
+    c = classify(text, path=MEMORY, section="Memory > Likes")
+    assert (c.realm, c.realm_cued) == ("work", True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Parking at the station is £2 an hour",
+        "- Rent is £950 a month, paid on the 1st",
+        "- Diesel was $3.89 per gallon in Ontario",
+    ],
+)
+def test_a_price_or_a_sum_by_the_month_is_no_rate_of_pay(text):
+    assert classify(text, path=MEMORY).realm != "work"
