@@ -267,15 +267,11 @@ class Helper:
         self._proc: Any = ctx.Process(
             target=self._serve, args=(to_worker, self._outbox), daemon=True
         )
-        # Frozen until `close`, in the caller too: its collector would otherwise walk (and
-        # write to) every object loaded so far, each page it touches then copied here, while
-        # the worker keeps its own (the lexicons and dictionary: both processes' PSS).
         gc.freeze()
         try:
             self._proc.start()
-        except BaseException:
+        finally:
             gc.unfreeze()
-            raise
         # The caller keeps the sending end of the first pipe and the reading end of the
         # second; the worker's ends closed here, its death is end of file on the second.
         self.sender, self.receiver = to_worker, from_worker
@@ -318,7 +314,6 @@ class Helper:
         """End the worker (idempotent)."""
         if self._proc is None:
             return
-        gc.unfreeze()
         with contextlib.suppress(OSError):
             self.sender.send_bytes(_END)
         self._proc.join(timeout=5)
