@@ -42,7 +42,6 @@ from memctl.dedupe.boilerplate import Boilerplate
 from memctl.dedupe.config import DedupeConfig
 from memctl.dedupe.guard import Guard
 from memctl.dedupe.jaccard import Candidates, MinHasher, PairFinder
-from memctl.dedupe.keyindex import distinct
 from memctl.dedupe.layers import ALL_LAYERS, JACCARD, SIMHASH, TEMPLATE
 from memctl.dedupe.simhash import SimHasher, SimHashIndex
 from memctl.dedupe.template import Families, Masker, key_hash, show
@@ -379,12 +378,17 @@ class Engine:
         groups = self._groups
         find = groups.find
         floor = self._jaccard.threshold - 1e-12
+        # Guard keys do not change while pairs are joined: looked up once per record, not
+        # once per block it has pairs in (a record of a big cluster has pairs in most).
+        paired = np.zeros(len(groups), dtype=bool)
+        paired[found.x] = paired[found.y] = True
+        rows = np.flatnonzero(paired)
+        guard = np.zeros(len(groups), dtype=np.uint64)
+        guard[rows] = np.fromiter(map(self._guard_key, rows.tolist()), np.uint64, len(rows))
         for lo in range(0, len(found), _PAIR_BLOCK):
             at = np.arange(lo, min(lo + _PAIR_BLOCK, len(found)), dtype=np.int64)
             x, y = found.x[at], found.y[at]
-            rows = distinct(np.concatenate((x, y)))
-            keys = np.fromiter(map(self._guard_key, rows.tolist()), np.uint64, count=len(rows))
-            apart = keys[np.searchsorted(rows, x)] != keys[np.searchsorted(rows, y)]
+            apart = guard[x] != guard[y]
             refused = int((found.scores(at[apart]) >= floor).sum())
             self._stats[f"{JACCARD}_blocked_by_guard"] += refused
             at, x, y = at[~apart], x[~apart], y[~apart]

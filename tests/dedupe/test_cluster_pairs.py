@@ -91,6 +91,30 @@ def test_pairs_inside_one_group_are_not_scored(monkeypatch: pytest.MonkeyPatch) 
     assert stats["jaccard_verified"] < every.stats()["jaccard_verified"] / 3
 
 
+def test_guard_keys_are_looked_up_once_per_record_whatever_the_blocks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A record of a big cluster has pairs in most blocks: its guard key was looked up again
+    # in each (the keys do not change while pairs are joined).
+    items = near_copies(5, 300)
+    lookups = []
+    for block in (1 << 16, 50):
+        monkeypatch.setattr(engine_module, "_PAIR_BLOCK", block)
+        engine = Engine()
+        calls = [0]
+        key = engine._guard_key
+
+        def counted(row: int, key=key, calls=calls) -> int:  # type: ignore[no-untyped-def]
+            calls[0] += 1
+            return key(row)
+
+        monkeypatch.setattr(engine, "_guard_key", counted)
+        engine.add(items)
+        lookups.append(calls[0])
+    assert lookups[0] == lookups[1]
+    assert lookups[0] < 3 * len(items)  # one per record, two per union
+
+
 def test_roots_are_find_of_each_row() -> None:
     rng = random.Random(7)
     groups = Groups()

@@ -251,7 +251,12 @@ def test_join_finds_the_same_pairs_whatever_its_block_sizes(
         return [(x.tolist(), y.tolist(), s.round(12).tolist()) for x, y, s in got]
 
     default = pairs()
-    for name, small in (("_BAND_KEYS", 1_000), ("_KEY_SETS", 7), ("_PAIRS_PER_PASS", 50)):
+    for name, small in (
+        ("_BAND_KEYS", 1_000),
+        ("_KEY_SETS", 7),
+        ("_PAIRS_PER_PASS", 50),
+        ("_PAIRS_HELD", 40),
+    ):
         monkeypatch.setattr(jaccard_module, name, small)
     monkeypatch.setattr(tokens_module, "_CHUNK", 3)
     assert pairs() == default
