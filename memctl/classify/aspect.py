@@ -30,16 +30,14 @@ memctl/data/aspect.toml.
 
 from __future__ import annotations
 
-import importlib
 import re
 import tomllib
-import warnings
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from memctl import segment
+from memctl.classify import kin
 
 EVENT = "event"
 # A past predicate the line does not place in time.
@@ -127,8 +125,8 @@ def _lexicon() -> _Lexicon:
 def _stative(patterns: list[str]) -> re.Pattern[str]:
     """The stative patterns, with `{kin}` the Chinese kinship words of classify.toml [kin]."""
     text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
-    kin = "|".join(map(re.escape, tomllib.loads(text)["kin"]["cjk_words"]))
-    return re.compile("|".join(p.replace("{kin}", kin) for p in patterns))
+    words = "|".join(map(re.escape, tomllib.loads(text)["kin"]["cjk_words"]))
+    return re.compile("|".join(p.replace("{kin}", words) for p in patterns))
 
 
 def _rest(text: str) -> str:
@@ -180,15 +178,6 @@ def _english(words: list[str], lex: _Lexicon) -> str | None:
     return None
 
 
-@cache
-def _posseg() -> Any:
-    """jieba's part-of-speech cut on the dictionary memctl loads (as memctl.classify.kin)."""
-    segment.jieba()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return importlib.import_module("jieba.posseg")
-
-
 def _chinese(head: str, rest: str, lex: _Lexicon) -> str | None:
     """EVENT when time deixis places the line (`rest`) or a part of the day opens its first
     clause (`head`), nothing in that clause makes it habitual, and its predicate is a verb."""
@@ -196,7 +185,7 @@ def _chinese(head: str, rest: str, lex: _Lexicon) -> str | None:
     if not placed or lex.zh_habitual.search(head):
         return None
     # Without jieba's HMM for unknown words (3x faster): a verb is a dictionary word.
-    verbs = (t.flag.startswith("v") for t in _posseg().cut(head, HMM=False))
+    verbs = (t.flag.startswith("v") for t in kin.posseg().cut(head, HMM=False))
     return EVENT if any(verbs) else None
 
 

@@ -84,8 +84,9 @@ def _stops(words: frozenset[str], glue: frozenset[str]) -> re.Pattern[str] | Non
 
 
 @cache
-def _posseg() -> Any:
-    """jieba's part-of-speech cut, on the dictionary memctl already loads (memctl.segment)."""
+def posseg() -> Any:
+    """jieba's part-of-speech cut, on the dictionary memctl already loads (memctl.segment); also
+    what memctl.classify.aspect reads a Chinese clause's verbs with."""
     segment.jieba()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -97,7 +98,7 @@ def warm(texts: Iterable[str]) -> None:
     word: import loads it while its worker accepts, instead of later while the worker waits."""
     k = _kin()
     if any(k.cjk.search(text) for text in texts):
-        _posseg()
+        posseg()
 
 
 def _cjk_names(text: str, k: _Kin) -> Iterable[str]:
@@ -119,7 +120,7 @@ def _cjk_names(text: str, k: _Kin) -> Iterable[str]:
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
-    return [(t.word, t.flag) for t in _posseg().cut(text)]
+    return [(t.word, t.flag) for t in posseg().cut(text)]
 
 
 def _names_after(tokens: list[tuple[str, str]], k: _Kin) -> Iterable[str]:

@@ -42,8 +42,8 @@ def test_names_cut_from_pieces_equal_those_cut_from_the_whole_text() -> None:
 
 
 def test_the_part_of_speech_cut_is_loaded_ahead_only_for_a_chinese_kinship_word() -> None:
-    kin._posseg.cache_clear()
+    kin.posseg.cache_clear()
     kin.warm(["My son Theo starts school", "用户喜欢绿茶"])
-    assert kin._posseg.cache_info().currsize == 0
+    assert kin.posseg.cache_info().currsize == 0
     kin.warm(["用户喜欢绿茶", "我女儿叫王丽"])
-    assert kin._posseg.cache_info().currsize == 1
+    assert kin.posseg.cache_info().currsize == 1
