@@ -47,6 +47,8 @@ HALVES = (
     "test8",
     "dev9",
     "test9",
+    "dev10",
+    "test10",
 )
 # Agent homes written for the gold set (tests/quality/homes/<home>/...), keyed `homes:<path>`.
 HOMES = HERE / "homes"

@@ -102,7 +102,8 @@ def test_homes_are_split_by_the_rule_of_how2() -> None:
     the fourth set's (`-4`, `how4`) alternately dev4/test4, the fifth set's (`-5`, `how5`)
     alternately dev5/test5, the sixth set's (`-6`, `how6`) alternately dev6/test6, the
     seventh set's (`-7`, `how7`) alternately dev7/test7, the eighth set's (`-8`, `how8`)
-    alternately dev8/test8, the ninth set's (`-9`, `how9`) alternately dev9/test9."""
+    alternately dev8/test8, the ninth set's (`-9`, `how9`) alternately dev9/test9, the tenth
+    set's (`-10`, `how10`) alternately dev10/test10."""
     groups: dict[tuple[str, bool], list[str]] = defaultdict(list)
     homes = {key: half for key, half in split().items() if key.startswith("homes:")}
     for key in homes:
@@ -118,8 +119,11 @@ def test_homes_are_split_by_the_rule_of_how2() -> None:
             "-7": ("dev7", "test7"),
             "-8": ("dev8", "test8"),
             "-9": ("dev9", "test9"),
+            "-10": ("dev10", "test10"),
         }
-        halves = sets.get(rels[0].split("/")[0][-2:], ("dev2", "test2"))
+        folder = rels[0].split("/")[0]
+        suffix = "-10" if folder.endswith("-10") else folder[-2:]
+        halves = sets.get(suffix, ("dev2", "test2"))
         expected = [halves[index % 2] for index in range(len(rels))]
         assert [homes[f"homes:{rel}"] for rel in rels] == expected, rels
     assert sorted(f"homes:{p.relative_to(HOMES)}" for p in HOMES.rglob("*") if p.is_file()) == (
@@ -143,10 +147,10 @@ def test_a_union_of_halves_is_both_label_sets() -> None:
 
 def test_an_unknown_half_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
-        main(["dev+dev10"])
+        main(["dev+dev11"])
     assert exit_.value.code == 2
     halves = "dev, test, dev2, test2, dev3, test3, dev4, test4, dev5, test5, dev6, test6"
-    assert f"'dev+dev10': not one of {halves}" in capsys.readouterr().err
+    assert f"'dev+dev11': not one of {halves}" in capsys.readouterr().err
 
 
 def test_labels_are_well_formed() -> None:
