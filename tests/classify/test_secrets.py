@@ -162,6 +162,10 @@ SECRETS = [
     ("- 平板锁屏 PIN 739104", "739104", "pin"),
     ("- 保险箱密码 5821", "5821", "pin"),
     ("- Garage door code 9917", "9917", "pin"),
+    # An entry code named by the door alone, with no 密码 or "code" word (gold set 10).
+    ("- 小区停车场在东门，门禁 6174#。", "6174", "pin"),
+    ("- 公司门锁 8350", "8350", "pin"),
+    ("- Studio keypad 2964, the back door", "2964", "pin"),
     ("- Dropbox recovery codes: 7hq2k-3mz9p, 9xk1w-22pld", "7hq2k-3mz9p", "recovery_code"),
     ("- 2FA 备用码：66120934 81273645", "81273645", "recovery_code"),
     (
@@ -272,6 +276,9 @@ BENIGN = [
     "身份证号码要先脱敏再存",
     "postgres://localhost:5432/app",
     "Card ending in 4242 expires 12/28",
+    "门禁 2025 年换了人脸识别，门禁卡 1200 元一张",
+    "门锁坏了，物业 3 天后来修",
+    "The keypad has 12 keys; 4 digits open it",
 ]
 
 
