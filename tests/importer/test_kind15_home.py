@@ -105,3 +105,55 @@ def test_job_stamps_are_log_lines(text: str) -> None:
 )
 def test_writers_lines_of_a_near_shape_are_not_log_lines(text: str) -> None:
     assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A tool call tagged in Chinese, alone or behind its timestamp.
+        '工具调用：read_file("notes/plan.md")',
+        "[2026-10-03 11:20] 工具结果：ok",
+        # git's own errors and what `git push` prints.
+        "fatal: not a git repository (or any of the parent directories): .git",
+        "error: failed to push some refs to 'git@example.org:kim/shop.git'",
+        "To git@example.org:kim/shop.git",
+        "a1b2c3d..e4f5a6b  main -> main",
+        "! [rejected]        main -> main (fetch first)",
+        "Everything up-to-date",
+        # npm audit's counts, pytest's lines.
+        "found 0 vulnerabilities",
+        "2 vulnerabilities (1 low, 1 high)",
+        "collected 17 items",
+        "FAILED tests/test_cart.py::test_total - AssertionError",
+        "=== short test summary info ===",
+        # A heartbeat after its date and a dash; a hook's line of what it just did.
+        "2026-10-04 — HEARTBEAT_OK",
+        "SessionStart hook · loaded CLAUDE.md (1.4 KB)",
+        "[hook] pre-compact · injected 2 files",
+    ],
+)
+def test_other_programs_output_is_log_lines(text: str) -> None:
+    assert judge(text) == LOG
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fatal: never leave the kiln on overnight",
+        "Error: I said Tuesday, not Thursday",
+        "To Grandma: a call every Sunday at 10:00",
+        "2 vulnerabilities in the old router firmware still need a patch",
+        "collected 17 items of winter clothing for the drive",
+        "PostToolUse hook — runs prettier on every edit; keep it",
+        "笔记本电脑：终端操作、工具调用都在本地跑",
+        "Never run `git push --force` on main",
+    ],
+)
+def test_writers_lines_that_name_programs_are_kept(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize("text", ["(Dentist moved to 15:30)", "(会议 10:00，带电脑)", "(23:05)"])
+def test_a_bracketed_note_with_a_clock_time_is_no_template_hint(text: str) -> None:
+    """A template's hint in brackets never holds a time of day; such a note is the writer's."""
+    assert judge(text) != "template placeholder"
