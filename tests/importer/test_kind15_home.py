@@ -157,3 +157,28 @@ def test_writers_lines_that_name_programs_are_kept(text: str) -> None:
 def test_a_bracketed_note_with_a_clock_time_is_no_template_hint(text: str) -> None:
     """A template's hint in brackets never holds a time of day; such a note is the writer's."""
     assert judge(text) != "template placeholder"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An index line whose hook states a rule further on, or after a semicolon, or opens
+        # with one for every item: a memory (TAXONOMY.md, "Kind"; quality README, set 2).
+        "- [Captions](feedback_captions.md) — captions come from the archive sheet, never the EXIF",
+        "- [House style](project_style.md) — tone of the newsletter; check it before any draft",
+        "- [Receipts](feedback_receipts.md) — every receipt filed with its date and amount",
+    ],
+)
+def test_an_index_hook_that_states_a_rule_is_a_memory(text: str) -> None:
+    assert judge(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- [Sam](user_sam.md) — who Sam is, his shifts and how he likes answers",
+        "- [Kiln log](project_kiln.md) — firing schedule and dated status",
+    ],
+)
+def test_an_index_hook_that_only_says_what_the_file_holds_is_not(text: str) -> None:
+    assert judge(text) is not None
