@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from memctl.ingest import restraint
 from memctl.ingest.noise import judge
 
 LOG = "log line"
@@ -182,3 +183,29 @@ def test_an_index_hook_that_states_a_rule_is_a_memory(text: str) -> None:
 )
 def test_an_index_hook_that_only_says_what_the_file_holds_is_not(text: str) -> None:
     assert judge(text) is not None
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [
+        # A liking with an adverb of how often or how much before its verb.
+        ("I always prefer receipts by email, never on paper", "preference"),
+        ("I usually like the window seat", "preference"),
+        # Anyone's birthday the user asks to be reminded of: the request makes it the user's.
+        ("美玲生日是正月十五，到时候提醒我", "dates"),
+        ("老周生日 7 月 2 号，提前两天提醒我", "dates"),
+        ("Remind me of Jo's birthday on 3 May", "dates"),
+    ],
+)
+def test_a_users_dates_and_likings_in_common_shapes_are_memorable(
+    message: str, category: str
+) -> None:
+    assert restraint.judge(message).category == category
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["提醒我美玲生日是哪天？", "主角的生日是 5 月 1 日", "I always like it when you ask first?"],
+)
+def test_questions_and_a_characters_birthday_stay_unmemorable(message: str) -> None:
+    assert restraint.judge(message).category is None
