@@ -6,12 +6,20 @@ named slot values (weekday, month, relative day, part of day, another person, a 
 unit) and its names (Latin words in a Chinese text, code in backticks) — and two records are
 compatible only when their keys are equal. Equality is an equivalence, so a group stays
 consistent as it grows: checking a candidate against one member is checking it against all.
+
+Names in a text of another script are read from its case, which the guard key (made from
+casefolded text) cannot see: `names_key` of the text as written. "The user works from the Berlin
+office" and "… the Munich office …" are two facts. A text that shows no case (all lower or all
+upper case, or too long to be one statement) names nothing that can be told apart: its names
+key is 0, unknown, compatible with any; the engine compares names per group, so a group holds
+one set of names however it grew.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from memctl.dedupe.config import DedupeConfig
@@ -163,6 +171,10 @@ class Guard:
     def key(self, light: str) -> int:
         return self.facts(light).key()
 
+    def names_key(self, text: str) -> int:
+        """The names `text` (as written, not casefolded) holds, summarised; 0 when unknown."""
+        return names_key(text)
+
 
 _HAN = re.compile("[\u3400-\u9fff]")
 # Two letters at least (one letter in a Chinese text is a typo or a variable, rarely a name), no
@@ -238,3 +250,79 @@ def _trie_regex(words: object) -> str:
         return body
 
     return emit(trie) or "(?!)"
+
+
+# --- names read from case ---------------------------------------------------------------------
+
+# Beyond this many characters a text is no one statement whose names could be swapped (and the
+# cost of reading them is no longer small): its names are unknown.
+NAMES_MAX_CHARS = 200
+# A name's first word is compared by this many letters: a longer name's ending is a spelling
+# variant more often than another name ("Postgres" / "PostgreSQL").
+NAME_PREFIX = 6
+_CASED_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_UPPER = re.compile(r"[^\W\d_a-z]")  # a letter, not ASCII lower case (checked with isupper)
+# What may stand between a sentence's end (or the text's start) and its first word: spaces,
+# opening quotes and brackets, Markdown emphasis, heading and list marks.
+_OPENERS = " \t\"'“‘«([{*_#>`•·-–—"
+_SENTENCE_END = ".!?:;\n…"
+_NO_NAMES = int.from_bytes(hashlib.blake2b(b"names:", digest_size=8).digest(), "little")
+
+
+def names_key(text: str) -> int:
+    """A 64-bit summary of the names in `text`: the capitalised words inside its sentences.
+
+    A run of capitalised words is one name ("Elm Street", "Cloudflare Pages", "New York"),
+    compared by its first word's first letters and the initials of the words after it: those
+    are often abbreviated or misspelt ("Elm St", "Elm Steeet") where the name is the same, and
+    another name differs in its first word or in an initial. A sentence's first word is
+    capitalised whatever it is, so it is no name ("Always run the tests" and "always run the
+    tests" agree). 0 (unknown) for a Chinese text (its names are its Latin words, in the guard
+    key), a text that shows no case, or one longer than NAMES_MAX_CHARS; a text that shows case
+    and names nothing has a key of its own (it is known to name nothing)."""
+    if len(text) > NAMES_MAX_CHARS or not _UPPER.search(text):
+        return 0
+    if not text.isascii():
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+        if _HAN.search(text):
+            return 0
+    if text.upper() == text or not any(ch.islower() for ch in text):
+        return 0  # all capitals: every word looks like a name, none can be told
+    names: list[str] = []
+    run: list[str] = []
+    end = 0
+    for m in _CASED_WORD.finditer(text):
+        word = m.group()
+        between = text[end : m.start()]
+        end = m.end()
+        joined = run and not between.strip(" \t-")  # spaces or a hyphen: one name goes on
+        if not joined and run:
+            names.append(_name(run))
+            run = []
+        if not any(ch.isupper() for ch in word):
+            if run:
+                names.append(_name(run))
+                run = []
+            continue
+        if not run and _starts_sentence(text, m.start()):
+            continue
+        letters = word.split("'")[0].split("’")[0]
+        if len(letters) < 2 and not run:
+            continue  # "I", "A": a pronoun or an article, not a name
+        run.append(letters.casefold())
+    if run:
+        names.append(_name(run))
+    if not names:
+        return _NO_NAMES
+    basis = "names:" + ",".join(sorted(names))
+    return int.from_bytes(hashlib.blake2b(basis.encode(), digest_size=8).digest(), "little")
+
+
+def _name(words: list[str]) -> str:
+    return words[0][:NAME_PREFIX] + "." + "".join(w[0] for w in words[1:])
+
+
+def _starts_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip(_OPENERS)
+    return not before or before[-1] in _SENTENCE_END
