@@ -82,6 +82,9 @@ def test_guard_accepts(guard: Guard, a: str, b: str) -> None:
         ("Hosting is on Cloudflare Pages", "Hosting is on Cloudflare Workers"),  # an initial
         ("The trip goes to New York", "The trip goes to New Delhi"),
         ("Send it to Ｍｉｒａ", "Send it to Nora"),  # full width, NFKC
+        ("Ask Dr. Okafor about the knee", "Ask Dr. Osei about the knee"),  # a title's stop
+        ("Dr Okafor said to rest", "Dr Osei said to rest"),  # is no sentence's end
+        ("Call Bernadette Ngozi", "Call Adaeze Ngozi"),  # a first name
     ],
 )
 def test_names_key_separates_names(guard: Guard, a: str, b: str) -> None:
