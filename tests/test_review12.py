@@ -183,6 +183,8 @@ def test_the_same_sentence_with_another_value_does_not_merge(a: str, b: str) -> 
          "Always rebase feature branches onto main before opening a pull request"),
         ("- prefers short answers, then the details. Keeps notes in Obsidian",
          "- Prefers short answers, then the details. keeps notes in Obsidian"),
+        ("Their Dog Biscuit Is Scared Of Fireworks And Needs To Stay Inside On Holidays",
+         "Their dog Biscuit is scared of fireworks and needs to stay inside on holidays"),
         # A misspelt or abbreviated later word of a name is the same name.
         ("They buy bread every morning at the bakery on Maple Avenue near the school",
          "They buy bread every morning at the bakery on Maple Avneue near the school"),

@@ -282,8 +282,9 @@ def names_key(text: str, titles: frozenset[str] = frozenset()) -> int:
     another name differs in its first word or in an initial. A sentence's first word is
     capitalised whatever it is, so it is no name ("Always run the tests" and "always run the
     tests" agree); a title ("Dr", "Mrs.") is no part of the name after it. 0 (unknown) for a
-    Chinese text (its names are its Latin words, in the guard key), a text that shows no case,
-    or one longer than NAMES_MAX_CHARS; a text that shows case and names nothing has a key of
+    Chinese text (its names are its Latin words, in the guard key), a text that shows no case
+    (all lower case, all capitals, or Title Case: most words capitalised), or one longer than
+    NAMES_MAX_CHARS; a text that shows case and names nothing has a key of
     its own (it is known to name nothing)."""
     if len(text) > NAMES_MAX_CHARS or (not text.isascii() and _HAN.search(text)):
         return 0
@@ -303,12 +304,14 @@ def names_key(text: str, titles: frozenset[str] = frozenset()) -> int:
                 return 0
         words = (m for m in _WORD.finditer(text) if m.group()[0].isupper())
     if text.upper() == text:
-        return 0  # all capitals: every word looks like a name, none can be told
+        return 0  # all capitals: every word looks like a name, none can be told apart
     names: list[str] = []
     run: list[str] = []
     end = 0
     titled = False  # the word before was a title: this one starts a name, whatever precedes
+    capitals = 0
     for m in words:
+        capitals += 1
         word = m.group()
         between = text[end : m.start()]
         end = m.end()
@@ -328,6 +331,8 @@ def names_key(text: str, titles: frozenset[str] = frozenset()) -> int:
         run.append(folded)
     if run:
         names.append(_name(run))
+    if capitals >= 4 and capitals * 2 > len(text.split()):
+        return 0  # Title Case: as with capitals, the case says nothing of names
     if not names:
         return _NO_NAMES
     basis = "names:" + ",".join(sorted(names))

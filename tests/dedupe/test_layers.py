@@ -113,6 +113,7 @@ def test_names_key_agrees(guard: Guard, a: str, b: str) -> None:
     [
         "lives in leipzig",  # no case shown
         "LIVES IN LEIPZIG",
+        "Weekly Standup Moved To Thursday Mornings",  # Title Case
         "博客用 Astro 搭建，部署在 Cloudflare Pages 上",  # Chinese: the guard key has its names
         "Lives in Leipzig. " * 12,  # longer than one statement
     ],
