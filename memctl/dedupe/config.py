@@ -39,6 +39,7 @@ class DedupeConfig:
     negations_zh: tuple[str, ...] = ()
     negations_en: tuple[str, ...] = ()
     not_negations: tuple[str, ...] = ()
+    name_titles: tuple[str, ...] = ()
     # slot kind -> value -> spellings
     slots: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
 
@@ -77,6 +78,7 @@ class DedupeConfig:
             negations_zh=tuple(g["negations_zh"]),
             negations_en=tuple(g["negations_en"]),
             not_negations=tuple(g["not_negations"]),
+            name_titles=tuple(g.get("name_titles", ())),
             slots={
                 kind: {value: tuple(spellings) for value, spellings in values.items()}
                 for kind, values in g["slots"].items()
@@ -96,6 +98,7 @@ class DedupeConfig:
                 self.negations_zh,
                 self.negations_en,
                 self.not_negations,
+                self.name_titles,
                 self.slots,
                 self.stopwords,
             ],

@@ -16,9 +16,10 @@ depend on how a batch is matched: pairs are applied in the order of their later 
 of the earlier one (tests/dedupe/test_engine.py compares the two ways merge by merge).
 
 Signatures: `signature(id)` is a pure function of the record's text (and of the mask/guard
-lexicons, whose fingerprint it carries): its folded text, template key, guard key and, when
-computed, SimHash. Store it with the entry when it is written; `Engine.load(rows, fetch_texts)`
-rebuilds the whole index from signatures without re-normalising, re-masking or re-running jieba.
+lexicons, whose fingerprint it carries): its folded text, template key, guard key, names key
+and, when computed, SimHash. Store it with the entry when it is written; `Engine.load(rows,
+fetch_texts)` rebuilds the whole index from signatures without re-normalising, re-masking or
+re-running jieba.
 Texts are fetched (in one call, only those ids) for records behind detected boilerplate, whose
 guard and SimHash must be recomputed on the remainder, for the few records whose SimHash is
 needed and was never stored, and for signatures made under other lexicons.
@@ -40,17 +41,19 @@ import numpy as np
 
 from memctl.dedupe.boilerplate import Boilerplate
 from memctl.dedupe.config import DedupeConfig
-from memctl.dedupe.guard import Guard
+from memctl.dedupe.guard import NAMES_MAX_CHARS, Guard
 from memctl.dedupe.jaccard import Candidates, MinHasher, PairFinder
 from memctl.dedupe.layers import ALL_LAYERS, JACCARD, SIMHASH, TEMPLATE
 from memctl.dedupe.simhash import SimHasher, SimHashIndex
 from memctl.dedupe.template import Families, Masker, key_hash, show
-from memctl.dedupe.text import fold, light, light_slice
+from memctl.dedupe.text import cased_slice, fold, light, light_slice
 from memctl.dedupe.tokens import TokenStore
 from memctl.dedupe.unionfind import Groups
 
-_SIG_VERSION = 1
-_SIG_HEAD = struct.Struct("<BB8sQQQI")  # version, flags, fingerprint, template, guard, simhash, len
+# 2: the names key (guard.names_key) after the guard key.
+_SIG_VERSION = 2
+# version, flags, fingerprint, template, guard, names, simhash, len
+_SIG_HEAD = struct.Struct("<BB8sQQQQI")
 _HAS_SIMHASH = 1
 _PAIR_BLOCK = 1 << 16  # candidate pairs turned into Python objects at once
 
@@ -112,6 +115,12 @@ class Engine:
         self._guard: list[int | None] = []  # guard key of the core, computed on demand
         self._core: dict[int, tuple[int, int]] = {}  # span of the folded text after boilerplate
         self._guard_full: dict[int, int] = {}  # guard of the whole text, for cored records
+        # Names key of the core (0: unknown, None: not computed), and of the whole text for
+        # cored records; a group's names are those of its members that show them, kept for
+        # its root once it has two members (guard.py: names are compared per group).
+        self._names: list[int | None] = []
+        self._names_full: dict[int, int] = {}
+        self._group_names: dict[int, int] = {}
         self._simhash: dict[int, int] = {}  # fingerprint of the core, when computed
         self._exact: dict[str, int] = {}  # core text -> first record with it
         self._mixed: set[int] = set()  # roots of template families
@@ -194,6 +203,9 @@ class Engine:
         guard = self._guard_full.get(row) if cored else self._guard_key(row)
         if guard is None:
             guard = self._guard_full[row] = self._guarder.key(self._light_of(row, whole=True))
+        names = self._names_full.get(row) if cored else self._names_key(row)
+        if names is None:
+            names = self._names_full[row] = self._guarder.names_key(self._text_of(row))
         tkey = self._tkey[row]
         if tkey is None:
             lt = self._light_of(row, whole=True)
@@ -206,6 +218,7 @@ class Engine:
             self._fingerprint,
             tkey,
             guard,
+            names,
             simhash or 0,
             self._groups.length(row),
         )
@@ -264,6 +277,7 @@ class Engine:
         # is not kept: it was as big as the texts (160 MiB at 200k long notes), held through
         # the join; the few records that need it again (a core's guard, a SimHash) remake it.
         self._guard.append(self._guarder.key(lt))
+        self._names.append(self._guarder.names_key(item.text))
         if TEMPLATE in self.layers:
             key = self._masker.key(lt, folded)
             self._tkey.append(key_hash(key) if key else 0)
@@ -333,8 +347,12 @@ class Engine:
                     whole = self._guard[row]
                     if whole is not None:
                         self._guard_full[row] = whole
+                    names = self._names[row]
+                    if names is not None:
+                        self._names_full[row] = names
                 self._core[row] = core
                 self._guard[row] = None
+                self._names[row] = None
                 self._simhash.pop(row, None)
                 self._stats["boilerplate_records"] += 1
                 if row not in new:
@@ -493,7 +511,14 @@ class Engine:
         if self._guard_key(a) != self._guard_key(b):
             self._stats[f"{layer}_blocked_by_guard"] += 1
             return False
+        names_a, names_b = self._names_of_group(ra), self._names_of_group(rb)
+        if names_a and names_b and names_a != names_b:
+            self._stats[f"{layer}_blocked_by_names"] += 1
+            return False
         loser, winner = groups.union(a, b)  # type: ignore[misc]
+        self._group_names.pop(loser, None)
+        if names_a or names_b:
+            self._group_names[winner] = names_a or names_b
         via, partner = (a, b) if loser == ra else (b, a)
         ids = self._ids
         what = what.replace("{score}", f"{score:.2f}")  # never str.format: no text is a template
@@ -508,6 +533,9 @@ class Engine:
         return True
 
     def _note_loss(self, loser: int, winner: int, layer: str, score: float, why: str) -> None:
+        if loser in self._group_names:  # a template family's union: the names go with it
+            names = self._group_names.pop(loser)
+            self._group_names.setdefault(winner, names)
         if loser not in self._lost_layer:
             self._lost_layer[loser] = layer
             self._lost_score[loser] = score
@@ -545,6 +573,17 @@ class Engine:
             guard = self._guard[row] = self._guarder.key(self._light_of(row))
         return guard
 
+    def _names_key(self, row: int) -> int:
+        names = self._names[row]
+        if names is None:
+            names = self._names[row] = self._guarder.names_key(self._text_of(row))
+        return names
+
+    def _names_of_group(self, root: int) -> int:
+        """The names of a group's members that show them (0: none does)."""
+        names = self._group_names.get(root)
+        return self._names_key(root) if names is None else names
+
     def _fingerprint_of(self, row: int) -> int:
         fingerprint = self._simhash.get(row)
         if fingerprint is None:
@@ -564,6 +603,20 @@ class Engine:
             return lt
         return light_slice(lt, *span)
 
+    def _text_of(self, row: int) -> str:
+        """A record's core as written (NFKC, not casefolded), or all of it: what its names are
+        read from. Only a short core is cut out (a longer one names nothing known)."""
+        text = self._texts[row]
+        if text is None:
+            self._prefetch([row])
+            text = self._texts[row] or ""
+        span = self._core.get(row)
+        if span is None:
+            return text
+        if span[1] - span[0] > NAMES_MAX_CHARS:
+            return ""
+        return cased_slice(text, *span)
+
     def _prefetch(self, rows: list[int]) -> None:
         missing = [r for r in rows if self._texts[r] is None]
         if missing and self._fetch is not None:
@@ -577,7 +630,7 @@ class Engine:
         """Add a record from its signature; False (nothing added) if the signature is stale."""
         if len(sig) < _SIG_HEAD.size:
             return False
-        version, flags, fingerprint, tkey, guard, simhash, size = _SIG_HEAD.unpack_from(sig)
+        version, flags, fingerprint, tkey, guard, names, simhash, size = _SIG_HEAD.unpack_from(sig)
         if version != _SIG_VERSION or fingerprint != self._fingerprint:
             return False
         if item in self._row:
@@ -589,6 +642,7 @@ class Engine:
         self._folded.append(sig[_SIG_HEAD.size :].decode("utf-8", "surrogatepass"))
         self._tkey.append(tkey)
         self._guard.append(guard)
+        self._names.append(names)
         if flags & _HAS_SIMHASH:
             self._simhash[row] = simhash
         return True
@@ -598,6 +652,9 @@ class Engine:
         for item, into in attach:
             if into in rows:
                 groups.attach(rows[item], rows[into])
+        for row, names in enumerate(self._names):
+            if names and groups.size(row) > 1:
+                self._group_names.setdefault(groups.find(row), names)
         everything = list(range(len(self._ids)))
         if TEMPLATE in self.layers:
             families = self._families

@@ -6,12 +6,20 @@ named slot values (weekday, month, relative day, part of day, another person, a 
 unit) and its names (Latin words in a Chinese text, code in backticks) — and two records are
 compatible only when their keys are equal. Equality is an equivalence, so a group stays
 consistent as it grows: checking a candidate against one member is checking it against all.
+
+Names in a text of another script are read from its case, which the guard key (made from
+casefolded text) cannot see: `names_key` of the text as written. "The user works from the Berlin
+office" and "… the Munich office …" are two facts. A text that shows no case (all lower or all
+upper case, or too long to be one statement) names nothing that can be told apart: its names
+key is 0, unknown, compatible with any; the engine compares names per group, so a group holds
+one set of names however it grew.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from memctl.dedupe.config import DedupeConfig
@@ -126,6 +134,7 @@ class Guard:
         self._words = re.compile(
             r"(?<![a-z])(?:[a-z]+['’]t\b|" + _trie_regex(ascii_words) + "(?![a-z]))"
         )
+        self._titles = frozenset(t.casefold() for t in config.name_titles)
         # ASCII text cannot hold a CJK lexicon entry or a Chinese numeral.
         self._cjk_only = not any(entry.isascii() for entry in self._lexicon)
 
@@ -162,6 +171,10 @@ class Guard:
 
     def key(self, light: str) -> int:
         return self.facts(light).key()
+
+    def names_key(self, text: str) -> int:
+        """The names `text` (as written, not casefolded) holds, summarised; 0 when unknown."""
+        return names_key(text, self._titles)
 
 
 _HAN = re.compile("[\u3400-\u9fff]")
@@ -238,3 +251,100 @@ def _trie_regex(words: object) -> str:
         return body
 
     return emit(trie) or "(?!)"
+
+
+# --- names read from case ---------------------------------------------------------------------
+
+# Beyond this many characters a text is no one statement whose names could be swapped (and the
+# cost of reading them is no longer small): its names are unknown.
+NAMES_MAX_CHARS = 200
+# A name's first word is compared by this many letters: a longer name's ending is a spelling
+# variant more often than another name ("Postgres" / "PostgreSQL").
+NAME_PREFIX = 6
+# A word with a capital: its first letter (one not after a letter), then letters and
+# apostrophes. In ASCII the capital is scanned for; otherwise each word is looked at.
+_CAPITALISED = re.compile(r"[A-Z](?<![A-Za-z][A-Z])[A-Za-z]*(?:['’][A-Za-z]+)*")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_UPPER = re.compile(r"[^\W\d_a-z]")  # a letter, not ASCII lower case (checked with isupper)
+# What may stand between a sentence's end (or the text's start) and its first word: spaces,
+# opening quotes and brackets, Markdown emphasis, heading and list marks.
+_OPENERS = " \t\"'“‘«([{*_#>`•·-–—"
+_SENTENCE_END = ".!?:;\n…"
+_NO_NAMES = int.from_bytes(hashlib.blake2b(b"names:", digest_size=8).digest(), "little")
+
+
+def names_key(text: str, titles: frozenset[str] = frozenset()) -> int:
+    """A 64-bit summary of the names in `text`: the capitalised words inside its sentences.
+
+    A run of capitalised words is one name ("Elm Street", "Cloudflare Pages", "New York"),
+    compared by its first word's first letters and the initials of the words after it: those
+    are often abbreviated or misspelt ("Elm St", "Elm Steeet") where the name is the same, and
+    another name differs in its first word or in an initial. A sentence's first word is
+    capitalised whatever it is, so it is no name ("Always run the tests" and "always run the
+    tests" agree); a title ("Dr", "Mrs.") is no part of the name after it. 0 (unknown) for a
+    Chinese text (its names are its Latin words, in the guard key), a text that shows no case
+    (all lower case, all capitals, or Title Case: most words capitalised), or one longer than
+    NAMES_MAX_CHARS; a text that shows case and names nothing has a key of
+    its own (it is known to name nothing)."""
+    if len(text) > NAMES_MAX_CHARS or (not text.isascii() and _HAN.search(text)):
+        return 0
+    first = _UPPER.search(text)
+    if first is None:
+        return 0
+    if not _UPPER.search(text, first.end()) and _starts_sentence(text, first.start()):
+        # One capital, the text's first letter (the common case): nothing named, if the
+        # text is in lower case otherwise.
+        return _NO_NAMES if any(ch.islower() for ch in text) else 0
+    if text.isascii():
+        words = _CAPITALISED.finditer(text)
+    else:
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+            if _HAN.search(text):
+                return 0
+        words = (m for m in _WORD.finditer(text) if m.group()[0].isupper())
+    if text.upper() == text:
+        return 0  # all capitals: every word looks like a name, none can be told apart
+    names: list[str] = []
+    run: list[str] = []
+    end = 0
+    titled = False  # the word before was a title: this one starts a name, whatever precedes
+    capitals = 0
+    for m in words:
+        capitals += 1
+        word = m.group()
+        between = text[end : m.start()]
+        end = m.end()
+        if run and between.strip(" \t-"):  # a name goes on over spaces or a hyphen only
+            names.append(_name(run))
+            run = []
+        letters = word.split("'")[0].split("’")[0]
+        folded = letters.casefold()
+        if folded in titles and not run:
+            titled = True
+            continue
+        after_title, titled = titled and not between.strip(" \t.-"), False
+        if not (run or after_title) and _starts_sentence(text, m.start()):
+            continue
+        if len(letters) < 2 and not run:
+            continue  # "I", "A": a pronoun or an article, not a name
+        run.append(folded)
+    if run:
+        names.append(_name(run))
+    if capitals >= 4 and capitals * 2 > len(text.split()):
+        return 0  # Title Case: as with capitals, the case says nothing of names
+    if not names:
+        return _NO_NAMES
+    basis = "names:" + ",".join(sorted(names))
+    return int.from_bytes(hashlib.blake2b(basis.encode(), digest_size=8).digest(), "little")
+
+
+def _name(words: list[str]) -> str:
+    return words[0][:NAME_PREFIX] + "." + "".join(w[0] for w in words[1:])
+
+
+def _starts_sentence(text: str, start: int) -> bool:
+    at = start - 1
+    while at >= 0 and text[at] in _OPENERS:
+        at -= 1
+    return at < 0 or text[at] in _SENTENCE_END

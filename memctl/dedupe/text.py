@@ -119,3 +119,21 @@ def light_slice(light_text: str, start: int, end: int) -> str:
             return light_text[begin if begin is not None else index : index]
         kept += 1
     return light_text[begin if begin is not None else len(light_text) :]
+
+
+def cased_slice(text: str, start: int, end: int) -> str:
+    """The part of NFKC(`text`), case kept, whose folded form is `fold(light(text))[start:end]`
+    (light_slice of the text as written: a character may casefold to more than one, "ß" to
+    "ss", so positions are counted on each character's casefolded form)."""
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+    table = _fold_table()
+    kept = 0
+    begin = None
+    for index, char in enumerate(text):
+        if kept >= end:
+            return text[begin if begin is not None else index : index]
+        if begin is None and kept >= start:
+            begin = index
+        kept += sum(ord(c) not in table for c in char.casefold())
+    return text[begin if begin is not None else len(text) :]

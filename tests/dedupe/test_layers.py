@@ -73,6 +73,67 @@ def test_guard_accepts(guard: Guard, a: str, b: str) -> None:
     assert key(guard, a) == key(guard, b)
 
 
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Lives in Leipzig with two cats", "Lives in Dresden with two cats"),
+        ("Lives in Leipzig with two cats", "Lives in the city with two cats"),  # known: none
+        ("Ask Dr Okafor about the knee", "Ask Dr Mensah about the knee"),
+        ("Hosting is on Cloudflare Pages", "Hosting is on Cloudflare Workers"),  # an initial
+        ("The trip goes to New York", "The trip goes to New Delhi"),
+        ("Send it to Ｍｉｒａ", "Send it to Nora"),  # full width, NFKC
+        ("Ask Dr. Okafor about the knee", "Ask Dr. Osei about the knee"),  # a title's stop
+        ("Dr Okafor said to rest", "Dr Osei said to rest"),  # is no sentence's end
+        ("Call Bernadette Ngozi", "Call Adaeze Ngozi"),  # a first name
+    ],
+)
+def test_names_key_separates_names(guard: Guard, a: str, b: str) -> None:
+    assert guard.names_key(a) != guard.names_key(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Always squash before merging", "Always squash before merging"),
+        ("Lives near Elm Street.", "Lives near Elm St."),  # a later word abbreviated
+        ("Lives near Elm Street.", "Lives near Elm Steeet."),  # or misspelt
+        ("Runs PostgreSQL 16 in prod", "Runs Postgres 16 in prod"),  # six letters
+        ("He wants British  English", "He wants British English"),  # spaces in a name
+        ("Weekly call. Priya leads it", "Weekly call. Tobias leads it"),  # a sentence's first
+        ("Done.Priya leads it", "Done.Tobias leads it"),  # word, even with no space after "."
+        ("I think I saw it", "We think we saw it"),  # "I" is no name
+    ],
+)
+def test_names_key_agrees(guard: Guard, a: str, b: str) -> None:
+    assert guard.names_key(a) == guard.names_key(b)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lives in leipzig",  # no case shown
+        "LIVES IN LEIPZIG",
+        "Weekly Standup Moved To Thursday Mornings",  # Title Case
+        "博客用 Astro 搭建，部署在 Cloudflare Pages 上",  # Chinese: the guard key has its names
+        "Lives in Leipzig. " * 12,  # longer than one statement
+    ],
+)
+def test_names_key_is_unknown_without_case(guard: Guard, text: str) -> None:
+    assert guard.names_key(text) == 0
+
+
+def test_names_key_tells_no_names_from_unknown(guard: Guard) -> None:
+    assert guard.names_key("Always squash before merging") not in (0, guard.names_key("Ask Bob"))
+
+
+def test_chinese_guard_keys_are_unchanged(guard: Guard) -> None:
+    # The names rule reads case only outside Chinese: a Latin word in a Chinese text is a
+    # name in the guard key, casefolded, and the names key says nothing.
+    a, b = "前端仓库安装依赖一律用 PNPM", "前端仓库安装依赖一律用 pnpm"
+    assert key(guard, a) == key(guard, b) != key(guard, "前端仓库安装依赖一律用 yarn")
+    assert guard.names_key(a) == guard.names_key(b) == 0
+
+
 def test_chinese_numerals() -> None:
     assert [zh_number(t) for t in ("三", "十五", "二十三", "一百零五", "二〇二四", "三万五千")] == [
         3, 15, 23, 105, 2024, 35000,
