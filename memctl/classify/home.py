@@ -21,7 +21,8 @@ keeps real. A line votes for the person's life only by its own words: one that i
 only by its heading ("## 个人") stays the person's but does not vote, its heading set it apart;
 one that names the people the job serves (a guest's, a client's family) votes for the job.
 Project and global instructions files neither vote nor take it (guideline 19: whose code a
-rule is about is said in the file or not at all). Thresholds: classify.toml [thresholds] home_job_*; [home].
+rule is about is said in the file or not at all). Thresholds: classify.toml [thresholds]
+home_job_*; [home].
 
 A Claude Code project's memory folder (~/.claude/projects/-home-x-code-site/memory) is the
 memory of the project at that path: when the project's own instructions file settles its
