@@ -17,9 +17,12 @@ private line is the job's too when it is private only for what it holds (a shop'
 studio's licence login), and so is a profile line that keeps no fact about the person and says
 no realm (a clinic's Wi-Fi), though it does not vote. Fiction and unknown lines are not
 touched. A home whose profile states no job, or whose know-how is mostly the person's life,
-keeps real. Project and
-global instructions files neither vote nor take it (guideline 19: whose code a rule is about is
-said in the file or not at all). Thresholds: classify.toml [thresholds] home_job_*; [home].
+keeps real. A line votes for the person's life only by its own words: one that is real life
+only by its heading ("## 个人") stays the person's but does not vote, its heading set it apart;
+one that names the people the job serves (a guest's, a client's family) votes for the job.
+Project and global instructions files neither vote nor take it (guideline 19: whose code a
+rule is about is said in the file or not at all). Thresholds: classify.toml [thresholds]
+home_job_*; [home].
 
 A Claude Code project's memory folder (~/.claude/projects/-home-x-code-site/memory) is the
 memory of the project at that path: when the project's own instructions file settles its
@@ -201,8 +204,13 @@ class Evidence:
             if line.cued:
                 # A line its heading set apart (a paid hobby's "Gigs (paid)") speaks for its
                 # section only, not for what the home's other know-how serves.
-                if line.realm != "unknown" and not line.by_section and line.layer in h.know_how:
-                    self.said[line.realm] += 1
+                if (
+                    line.realm != "unknown"
+                    and not line.by_section
+                    and line.layer in h.know_how
+                    and not self._only_its_heading_lives(line)
+                ):
+                    self.said[self._vote(line)] += 1
             elif (
                 takes
                 and line.realm == REAL
@@ -213,6 +221,27 @@ class Evidence:
                 self.candidates.append(line.id)
         if path is not None and len(self.candidates) > had:
             self.paths.append(path)
+
+    @staticmethod
+    def _vote(line: Line) -> str:
+        """The realm a know-how line that says one votes for: its own, but a line cued real
+        life that names the people a job serves ([home] served_people: "Never put guests'
+        names in the family chat", "客户的身份证照片不要转发") is about serving them, whatever
+        words of a life it holds (a client's family, a member's phone): it votes for the job,
+        and keeps its own realm."""
+        if line.realm == REAL and names_any(line.text, _home().served):
+            return WORK
+        return line.realm
+
+    @staticmethod
+    def _only_its_heading_lives(line: Line) -> bool:
+        """Whether a line is real life only by its heading ("## 个人", "## Personal": the
+        person's own part of a file), none of its own words leaning to a life ("每天 5:30 起床"
+        under "个人"). It stays the person's, but the heading set its part apart from the rest:
+        it says nothing of what the home's other know-how serves, as a paid hobby's section
+        says nothing of the rest either. A heading naming the job ("## Business") still says
+        the home serves one."""
+        return line.realm == REAL and not rules.says_realm(line.text)
 
     def _private_for_what_it_holds(self, text: str) -> bool:
         """Whether a private line is private for what it holds (an amount, an account, a

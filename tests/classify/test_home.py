@@ -125,7 +125,11 @@ def test_the_home_serves_the_job_when_its_know_how_says_work():
 def test_a_home_whose_know_how_is_the_persons_life_does_not():
     evidence = home.Evidence()
     job = home.Line(1, "Works at Acme", "work", True, "profile", "public", False, False)
-    life = [_line(i, "real", cued=True) for i in (2, 3, 4)]
+    # Lines whose own words tell a life (one real only by its heading does not vote: realm15).
+    life = [
+        home.Line(i, text, "real", True, "procedural", "public", False, False)
+        for i, text in ((2, "Mum's birthday dinner"), (3, "walk the dog first"), (4, "家人优先"))
+    ]
     work = [_line(i, "work", cued=True) for i in (5, 6, 7)]
     evidence.add("/h/ws/MEMORY.md", [job, *life, *work, _line(8)])
     assert not evidence.serves_job({})  # 3 of 6: not the share home_job_min_share asks
