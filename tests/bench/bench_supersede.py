@@ -112,8 +112,11 @@ def kept_case(n: int, repeat: int) -> None:
         supersede._Chain.olds_of = olds_of  # type: ignore[method-assign]
     assert superseded == n - 1, superseded  # one value current, every other one superseded
     name = "one key, a file each, kept"
-    print(f"{name:<28} n={n:<6} new median {statistics.median(times):8.3f} s  "
-          f"({reads:,} link reads a run)", flush=True)
+    print(
+        f"{name:<28} n={n:<6} new median {statistics.median(times):8.3f} s  "
+        f"({reads:,} link reads a run)",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -121,8 +124,13 @@ def main() -> None:
     parser.add_argument("--sorted", type=int, default=10_000)
     parser.add_argument("--shuffled", type=int, default=5_000)
     parser.add_argument("--files", type=int, default=2_000, help="values, one file each")
-    parser.add_argument("--kept", type=int, nargs="*", default=[2_000],
-                        help="values, one call each, the chain kept between calls")
+    parser.add_argument(
+        "--kept",
+        type=int,
+        nargs="*",
+        default=[2_000],
+        help="values, one call each, the chain kept between calls",
+    )
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--new-only", action="store_true", help="skip the old algorithm")
     args = parser.parse_args()
