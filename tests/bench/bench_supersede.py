@@ -91,7 +91,7 @@ def case(
 def kept_case(n: int, repeat: int) -> None:
     """One value a call, shuffled, the chain kept from call to call (new algorithm only)."""
     rows = dated_values(n, seed=3, shuffled=True)
-    times, reads = [], 0
+    times, cpu, reads = [], [], 0
     olds_of = supersede._Chain.olds_of
 
     def counted(self, entry):  # type: ignore[no-untyped-def]
@@ -106,15 +106,17 @@ def kept_case(n: int, repeat: int) -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 path = Path(tmp) / "kept.db"
                 ids = fill(path, rows)
+                started = time.process_time()
                 times.append(timed(path, supersede.resolve, ids, True, kept=True))
+                cpu.append(time.process_time() - started)
                 superseded = sum(s == "superseded" for _, s in outcome(path)["entries"])
     finally:
         supersede._Chain.olds_of = olds_of  # type: ignore[method-assign]
     assert superseded == n - 1, superseded  # one value current, every other one superseded
     name = "one key, a file each, kept"
     print(
-        f"{name:<28} n={n:<6} new median {statistics.median(times):8.3f} s  "
-        f"({reads:,} link reads a run)",
+        f"{name:<28} n={n:<6} new median {statistics.median(times):8.3f} s "
+        f"(CPU {statistics.median(cpu):.3f} s; {reads:,} link reads a run)",
         flush=True,
     )
 
