@@ -24,7 +24,7 @@ reinstated.
 from __future__ import annotations
 
 import functools
-from bisect import insort
+from bisect import bisect_left, bisect_right, insort
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
@@ -165,6 +165,16 @@ class _Chain:
         self.olds: dict[int, list[int]] = {}
         self.whole = False  # all links of the key read (else each entry's when first needed)
         self._index([e["id"] for e in live])
+        # The spine: the path `closest_newer` walks down from one head (each entry's latest
+        # old, down to one with none), oldest first, with each entry's `_at` beside it. Kept
+        # only while strictly in time order, where the closest newer is found by bisection:
+        # values arriving one a file in shuffled order walked the whole chain each (issue 11:
+        # 2k -> 8k values, 18.8 s -> 281 s). Built once all links are in memory (`whole`), so
+        # it reads nothing the walk would not, and mended by `mend` after each supersede.
+        self.spine: list[Entry] = []
+        self.spine_at: list[tuple[str, int]] = []
+        self.linked = 0  # supersedes made in this chain
+        self.build_at = 0  # no spine is built before `linked` reaches this (see `_build`)
 
     def _index(self, ids: Iterable[int]) -> None:
         # Live entries in id order; one superseded since is skipped by `_next` (path halving),
@@ -248,13 +258,84 @@ class _Chain:
         return [o for o in found if o["status"] == "superseded"]
 
     def closest_newer(self, newest: Entry, entry: Entry) -> Entry:
-        """As `_closest_newer`, on the links in memory."""
+        """As `_closest_newer`, on the links in memory: by bisection on the spine when it
+        hangs from `newest`, else link by link (and a deep walk builds the spine)."""
+        at = _at(entry)
+        if self.spine and self.spine[-1]["id"] == newest["id"]:
+            # Each entry's latest old is the one before it, all in time order: the walk
+            # stops at the first one newer than `entry`.
+            k = bisect_right(self.spine_at, at)
+            return self.spine[k] if k < len(self.spine) else newest
         current, steps = newest, 0
-        while below := [o for o in self.olds_of(current) if _at(o) > _at(entry)]:
+        while below := [o for o in self.olds_of(current) if _at(o) > at]:
             current, steps = max(below, key=_at), steps + 1
             if steps == _DEEP and not self.whole:
                 self._read_whole()
+        if steps >= _DEEP and self.linked >= self.build_at:
+            self._build(newest)
         return current
+
+    def _latest_old(self, entry: Entry) -> Entry | None:
+        """The next entry down the walk from `entry` (whatever the time it walks down to)."""
+        return max(self.olds_of(entry), key=_at, default=None)
+
+    def _build(self, head: Entry) -> None:
+        """The spine down from `head`; none if some link goes up in time (a person decided
+        for the older value) or round. Not built again until as many supersedes as it has
+        entries were made: heads taking turns, or a chain out of time order, cost a walk down
+        the chain per its length in supersedes, not per query."""
+        path, current = [head], head
+        while (below := self._latest_old(current)) is not None and _at(below) < _at(current):
+            path.append(current := below)
+        self.build_at = self.linked + len(path)
+        if below is not None:
+            self.spine, self.spine_at = [], []
+            return
+        self.spine = path[::-1]
+        self.spine_at = [_at(e) for e in self.spine]
+
+    def _place(self, entry: Entry) -> int | None:
+        """Where `entry` is on the spine, if it is."""
+        i = bisect_left(self.spine_at, _at(entry))
+        return i if i < len(self.spine) and self.spine[i]["id"] == entry["id"] else None
+
+    def mend(self, newer: Entry, older: Entry) -> None:
+        """After `newer` superseded `older`: the spine again the path down from its head.
+
+        Only the links of these two changed (moved from `newer` to `older`, one added), and
+        `older` became superseded; no other entry holds a link to it (a link in memory points
+        at a superseded entry: read so, or made by `_supersede` just before the status). So
+        the path is walked anew only below the higher of the two on the spine, until it meets
+        the spine below the lower one: a value slotted in between two is one step.
+        """
+        self.linked += 1
+        if not self.spine:
+            return
+        marks = [i for e in (newer, older) if (i := self._place(e)) is not None]
+        if marks:
+            low, high = min(marks), max(marks)
+            segment, current, join = [], self.spine[high], None
+            for _ in range(_DEEP):
+                below = self._latest_old(current)
+                if below is None:
+                    join = 0
+                    break
+                if _at(below) >= _at(current):
+                    break  # out of time order: no spine
+                if (i := self._place(below)) is not None and i < low:
+                    join = i + 1
+                    break
+                segment.append(current := below)
+            if join is None:
+                self.spine, self.spine_at = [], []
+                return
+            segment.reverse()  # (a list insert moves the rest: memmove, ~1 µs per 10k)
+            self.spine[join:high] = segment
+            self.spine_at[join:high] = [_at(e) for e in segment]
+        below = self._latest_old(newer) if self.spine[-1]["id"] == older["id"] else None
+        if below is not None and below["id"] == older["id"] and _at(newer) > _at(older):
+            self.spine.append(newer)  # a new head on top of the old one
+            self.spine_at.append(_at(newer))
 
     def link(self, new_id: int, old_id: int) -> None:
         olds = self._old_ids(new_id)
@@ -456,6 +537,8 @@ def _supersede(
         changes.update(user, older["id"], "supersede", {"status": "superseded"}, who=who,
                        note=f"superseded by #{newer['id']}: {reason}")  # fmt: skip
         older["status"] = "superseded"
+    if chain is not None:
+        chain.mend(newer, older)
 
 
 def _reason(older: Entry, newer: Entry) -> str:

@@ -1,7 +1,7 @@
 """Many small files: does an import's cost grow with the files, not their square?
 
     python tests/bench/bench_many_files.py [--files 1000 4000] [--repeat 2] [--seed 1]
-                                           [--change 0.02] [--shuffle]
+                                           [--change 0.02] [--shuffle] [--distinct]
 
 A workspace of daily notes (memory/YYYY-MM-DD.md), each with a few lines: a restated fact
 with a counter (one template family gaining a member per file), a fact whose value changes
@@ -9,7 +9,9 @@ now and then (one supersede chain gaining a link per change), and a line of its 
 file is imported in its own transaction, so whatever a file's stage re-reads (a family, a
 chain, the known lines of a path) shows up here as growth faster than the files. `--change`:
 how often the fact changes (1: a new value in every note); `--shuffle`: the notes' file names
-are not in date order, so values arrive out of order and slot into the chain. Printed:
+are not in date order, so values arrive out of order and slot into the chain; `--distinct`:
+a changed value is one never said before (no exact copies restating an old one: the chain
+only grows; `--change 1 --shuffle --distinct` is issue 11's quadratic walk). Printed:
 median seconds of `memctl import` per size, and the growth between sizes.
 """
 
@@ -30,7 +32,9 @@ from bench_import_dedupe import run_memctl  # noqa: E402
 CITIES = ("北京", "上海", "杭州", "成都", "深圳", "南京", "武汉", "西安")
 
 
-def workspace(root: Path, files: int, seed: int, change: float, shuffle: bool) -> None:
+def workspace(
+    root: Path, files: int, seed: int, change: float, shuffle: bool, distinct: bool = False
+) -> None:
     rng = random.Random(seed)
     (root / "memory").mkdir(parents=True)
     city = CITIES[0]
@@ -40,7 +44,7 @@ def workspace(root: Path, files: int, seed: int, change: float, shuffle: bool) -
     for n in range(files):
         day = date(2020, 1, 1) + timedelta(days=n)
         if rng.random() < change:
-            city = f"{rng.choice(CITIES)}{rng.randint(1, 99)}区"
+            city = f"{rng.choice(CITIES)}{n if distinct else rng.randint(1, 99)}区"
         lines = [
             f"# {day.isoformat()}",
             "",
@@ -59,16 +63,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--change", type=float, default=0.02)
     parser.add_argument("--shuffle", action="store_true")
+    parser.add_argument("--distinct", action="store_true", help="every changed value new")
     args = parser.parse_args()
     print(f"# {platform.machine()}, {platform.python_version()}, medians of {args.repeat}, "
-          f"change {args.change}, shuffle {args.shuffle}")  # fmt: skip
+          f"change {args.change}, shuffle {args.shuffle}, distinct {args.distinct}")  # fmt: skip
     print("| files | seconds | growth | peak MiB | added | superseded |")
     print("|---:|---:|---:|---:|---:|---:|")
     first = None
     with tempfile.TemporaryDirectory() as tmp:
         for files in args.files:
             root = Path(tmp) / f"w{files}"
-            workspace(root, files, args.seed, args.change, args.shuffle)
+            workspace(root, files, args.seed, args.change, args.shuffle, args.distinct)
             runs = [run_memctl(root, Path(tmp) / f"w{files}-{i}.db") for i in range(args.repeat)]
             seconds = statistics.median(r[0] for r in runs)
             mib = statistics.median(r[1] for r in runs)
