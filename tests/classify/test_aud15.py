@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import classify
+from memctl.classify import classify, kin
 
 
 @pytest.mark.parametrize(
@@ -43,3 +43,52 @@ def test_a_condition_one_has_and_its_tests_are_private(line: str) -> None:
 )
 def test_low_and_high_with_no_reading_stay_public(line: str) -> None:
     assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A family's state: divorced, a child's custody, co-parenting.
+        "- Divorced in 2023, keeps the house in Leith",
+        "- Custody arrangement: alternate weekends, Wednesdays for dinner",
+        "- Co-parenting app is where the school forms go",
+        # Grandchildren in the short form.
+        "- The grandkids come every second Saturday; hide the soldering iron",
+        # A partner given as a bold label.
+        "**Partner:** Lena, works in a bakery; she starts at 4",
+        # A quarrel between the people of a home.
+        "- 他俩周末又吵了一架，别提装修的事",
+        "- We had a fight about the move; don't bring up the new flat",
+        "- They argued again over the car",
+    ],
+)
+def test_a_family_state_a_partner_label_and_a_quarrel_are_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Keep the chain of custody form with every sample bag",
+        "- Custody of evidence: log who takes the drive out of the safe",
+        "- **Partner API:** keys rotate every 90 days",
+        "- The knights had a fight with the ogre at the bridge",
+    ],
+)
+def test_custody_of_evidence_a_partner_api_and_a_story_fight_stay_public(line: str) -> None:
+    realm = classify(line).realm
+    assert classify(line).audience == "public" or realm == "fictional"
+
+
+def test_children_one_has_custody_of_are_learnt_as_kin() -> None:
+    said = "- Shares custody of Ada (7) and Max (4) with Tom, alternate weeks"
+    found = kin.names([said])
+    assert {"Ada", "Max"} <= found
+    assert classify("- Ada: ballet on Thursdays 17:00", relatives=found).audience == "private"
+
+
+def test_a_partner_in_a_bold_label_is_learnt_as_kin() -> None:
+    found = kin.names(["**Partner:** Lena, works in a bakery"])
+    assert "Lena" in found
+    assert classify("- Lena starts at 4, keep mornings quiet", relatives=found).audience == "private"
+
