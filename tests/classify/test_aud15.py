@@ -92,3 +92,10 @@ def test_a_partner_in_a_bold_label_is_learnt_as_kin() -> None:
     assert "Lena" in found
     assert classify("- Lena starts at 4, keep mornings quiet", relatives=found).audience == "private"
 
+
+
+def test_a_name_after_叫_that_jieba_would_cut_with_叫_is_learnt() -> None:
+    # jieba cuts 叫安 + 迪: the glue word gets a space after it before the cut.
+    found = kin.names(["- 男朋友叫安迪，在银行上班"])
+    assert "安迪" in found
+    assert classify("- 安迪周六生日，提醒订蛋糕", relatives=found).audience == "private"
