@@ -99,3 +99,30 @@ def test_a_name_after_叫_that_jieba_would_cut_with_叫_is_learnt() -> None:
     found = kin.names(["- 男朋友叫安迪，在银行上班"])
     assert "安迪" in found
     assert classify("- 安迪周六生日，提醒订蛋糕", relatives=found).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Where a named party's payment stands, with or without its sum.
+        "- 2026-10-02: the Okafors booked the garden room for May, retainer received",
+        "| 2027-03-14 | Lucy & Dev | Mill Barn | deposit paid |",
+        "- Kofi hasn't paid the October invoice yet",
+        "- 水电费小许的那份还没转给我",
+        "- 婚庆那边尾款已付，发票下周寄",
+    ],
+)
+def test_a_named_partys_payment_done_or_owed_is_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- A date is held only once the deposit is in",
+        "- Deposit paid before the keys go out, never after",
+        "- 第三章稿子还没交，周五前提醒一次",
+    ],
+)
+def test_a_rule_about_payments_and_a_task_not_done_stay_public(line: str) -> None:
+    assert classify(line).audience == "public"
