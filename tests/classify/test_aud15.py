@@ -126,3 +126,32 @@ def test_a_named_partys_payment_done_or_owed_is_private(line: str) -> None:
 )
 def test_a_rule_about_payments_and_a_task_not_done_stay_public(line: str) -> None:
     assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 这个月起我的提成涨到 12%",
+        "- 车贷还剩 14 期，每期从工资卡扣",
+        "- 平台押的保证金是五千，退店才退",
+        "- 交强险和商业险都在人保，明年 4 月续",
+        "- Van insurance with Zenith, renews in August",
+        '- Groceries come out of the Starling pot "Food"',
+        '- VAT goes into the "Tax 2027" account every quarter',
+    ],
+)
+def test_a_persons_money_in_more_words_is_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 工资条模板：姓名 / 底薪 / 提成 / 实发",
+        "- 开店前要先交保证金，金额看类目",
+        "- Insurance questions go to the broker, not to me",
+        "- Log in as the deploy user, never as root",
+    ],
+)
+def test_a_payslips_columns_a_rule_about_deposits_and_insurance_stay_public(line: str) -> None:
+    assert classify(line).audience == "public"
