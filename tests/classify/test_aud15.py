@@ -155,3 +155,29 @@ def test_a_persons_money_in_more_words_is_private(line: str) -> None:
 )
 def test_a_payslips_columns_a_rule_about_deposits_and_insurance_stay_public(line: str) -> None:
     assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 韵达月结价：首重 2.8 元，续重 0.8 元/kg",
+        "- 找李叔收土鸡蛋，今年是 9 元/斤，月底结",
+        "- 空运头程走「捷达货代」，每公斤 32 元",
+        "- 面粉进价从下月起涨 5%",
+        "- Courier rate from Parcelwise is £3.10 a parcel, ours only",
+    ],
+)
+def test_what_a_business_pays_its_suppliers_is_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 进货单每周三下，干货只下一次",
+        "- 鸡蛋零售 12 元/斤，周末不打折",
+        "- Ask the courier for its rates before the Christmas rush",
+    ],
+)
+def test_the_order_sheet_and_the_selling_price_stay_public(line: str) -> None:
+    assert classify(line).audience == "public"
