@@ -163,7 +163,7 @@ def test_a_payslips_columns_a_rule_about_deposits_and_insurance_stay_public(line
         "- 韵达月结价：首重 2.8 元，续重 0.8 元/kg",
         "- 找李叔收土鸡蛋，今年是 9 元/斤，月底结",
         "- 空运头程走「捷达货代」，每公斤 32 元",
-        "- 面粉进价从下月起涨 5%",
+        "- 面粉进价下月起涨 5%",
         "- Courier rate from Parcelwise is £3.10 a parcel, ours only",
     ],
 )
@@ -176,6 +176,8 @@ def test_what_a_business_pays_its_suppliers_is_private(line: str) -> None:
     [
         "- 进货单每周三下，干货只下一次",
         "- 鸡蛋零售 12 元/斤，周末不打折",
+        # A buying price per unit alone is a price anyone may know (second set).
+        "- 黄油进价每块 18 元",
         "- Ask the courier for its rates before the Christmas rush",
     ],
 )
