@@ -36,6 +36,9 @@ class _Kin:
     words: frozenset[str]  # Chinese kinship words: 女儿, 老伴…
     cjk: re.Pattern[str]  # any of `words` (before segmenting)
     glue: frozenset[str]  # between the word and the name: 叫, 是…
+    # A kinship word and a Chinese glue word right after it ("女朋友叫"): a space goes after the
+    # glue, or jieba may cut it with the name's first character ("叫安" + "琪").
+    glued: re.Pattern[str]
     forms: tuple[re.Pattern[str], ...]  # given-name forms jieba does not tag as names
     form_max_count: int  # a form-matched word more common than this is a word, no name
     longest: int  # a tagged name longer than this is a foreign term (阿尔茨海默), no name
@@ -62,6 +65,7 @@ def _kin() -> _Kin:
         words=words,
         cjk=re.compile(cjk),
         glue=frozenset(raw["cjk_glue"]),
+        glued=re.compile(f"(?:{cjk})(?:{_alternation(g for g in raw['cjk_glue'] if _CJK.fullmatch(g))})"),
         forms=tuple(re.compile(p) for p in raw["cjk_name_forms"]),
         form_max_count=int(raw["cjk_form_max_count"]),
         longest=int(raw["cjk_name_max_chars"]),
@@ -71,6 +75,10 @@ def _kin() -> _Kin:
         cjk_owner=frozenset(raw["cjk_owner"]),
         stops=_stops(words, frozenset(raw["cjk_glue"])),
     )
+
+
+def _alternation(words: Iterable[str]) -> str:
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
 
 
 def _stops(words: frozenset[str], glue: frozenset[str]) -> re.Pattern[str] | None:
@@ -110,7 +118,10 @@ def _cjk_names(text: str, k: _Kin) -> Iterable[str]:
     cuts a text a block at a time (a run of CJK, Latin letters and digits; see `_BLOCK`), and
     takes each other character as a token of its own, so the pieces between two such
     characters that cannot carry a name on (`_Kin.stops`: no glue, no CJK, no white space)
-    are cut as they are in the whole text, and what follows a kinship word ends with them."""
+    are cut as they are in the whole text, and what follows a kinship word ends with them.
+    A glue word right after a kinship word gets a space after it: jieba cuts 叫 with the next
+    character when the two make a word it knows ("女朋友叫安琪": 叫安 + 琪)."""
+    text = k.glued.sub(r"\g<0> ", text)
     if k.stops is None:
         yield from _names_after(_tokens(text), k)
         return
