@@ -162,6 +162,11 @@ SECRETS = [
     ("- 平板锁屏 PIN 739104", "739104", "pin"),
     ("- 保险箱密码 5821", "5821", "pin"),
     ("- Garage door code 9917", "9917", "pin"),
+    # A login with a spaced slash beside a login or network word, its password a plain word
+    # and digits that the policy check alone would take for a name and a number.
+    ("- Router admin: admin / Ferry2029", "Ferry2029", "password"),
+    ("- Wi-Fi: GreenRoom / tealeaf42", "tealeaf42", "password"),
+    ("- NAS 登录 nasuser / bluefox77", "bluefox77", "password"),
     # An entry code named by the door alone, with no 密码 or "code" word (gold set 10).
     ("- 小区停车场在东门，门禁 6174#。", "6174", "pin"),
     ("- 公司门锁 8350", "8350", "pin"),
@@ -279,6 +284,9 @@ BENIGN = [
     "门禁 2025 年换了人脸识别，门禁卡 1200 元一张",
     "门锁坏了，物业 3 天后来修",
     "The keypad has 12 keys; 4 digits open it",
+    "Router admin roles: admin / editor / viewer2",
+    "Login page / signup flow redesigned in v2",
+    "root / x86_64 images only",
 ]
 
 
