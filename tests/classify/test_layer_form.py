@@ -289,3 +289,29 @@ def test_a_past_time_opening_the_line_tells_an_event(text: str) -> None:
 
 def test_a_weekday_routine_is_no_past_time() -> None:
     assert classify("On Tuesdays I voice the innkeeper Marta", path=MEMORY).layer != "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A login, an account or a Wi-Fi network given with its values (import redacts the
+        # secret; the mark stands for it): the user's own setup.
+        "- Clinic portal login: maya@example.org / [REDACTED:password]",
+        "- 仓库后台账号 cang_0815，密码 [REDACTED:password]",
+        "- 家里 Wi-Fi：Home_5G，密码 [REDACTED:password]",
+    ],
+)
+def test_a_login_with_its_values_is_profile(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A login named with no value: how-to.
+        "- Log in with the shared account first, then open the rota page",
+        "- 先登录后台再导出订单",
+    ],
+)
+def test_a_login_without_values_stays_procedural(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
