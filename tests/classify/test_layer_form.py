@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import classify
+from memctl.classify import classify, rules
 
 MEMORY = "workspace/memory/MEMORY.md"
 
@@ -315,3 +315,25 @@ def test_a_login_with_its_values_is_profile(text: str) -> None:
 )
 def test_a_login_without_values_stays_procedural(text: str) -> None:
     assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A standing thing held by the user, with the date its term ends or renews: the date
+        # bounds the fact, it reports no event.
+        "- Home insurance with Aviva, renews 12 April",
+        "- Fishing licence valid until 2027-09-30",
+        "- Phone contract €18/month until 2027-11",
+        "- 租约到 2028-02-28，押一付三",
+        "- 电动车保险 2027-05 到期",
+    ],
+)
+def test_a_term_that_ends_on_a_date_is_profile(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "profile"
+
+
+def test_a_leave_until_a_date_is_no_term_of_a_thing_held() -> None:
+    assert "a term that ends on a date" not in rules.explain(
+        "- Priya is on parental leave until 2027-02; Tom covers her clients"
+    )
