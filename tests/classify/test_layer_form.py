@@ -337,3 +337,16 @@ def test_a_leave_until_a_date_is_no_term_of_a_thing_held() -> None:
     assert "a term that ends on a date" not in rules.explain(
         "- Priya is on parental leave until 2027-02; Tom covers her clients"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "standing"),
+    [
+        # "以后" after a clock hour or a day is that time, not "from now on".
+        ("- 晚上九点以后别打他电话", False),
+        ("- 下班以后不要发工作消息", False),
+        ("- 以后对账单都按月份建文件夹", True),
+    ],
+)
+def test_yihou_after_an_hour_is_no_standing_decision(text: str, standing: bool) -> None:
+    assert ("standing decision" in rules.explain(text)) is standing
