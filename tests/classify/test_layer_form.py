@@ -350,3 +350,18 @@ def test_a_leave_until_a_date_is_no_term_of_a_thing_held() -> None:
 )
 def test_yihou_after_an_hour_is_no_standing_decision(text: str, standing: bool) -> None:
     assert ("standing decision" in rules.explain(text)) is standing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A standing value from the day the line is written on, since a date, or what was used
+        # before and what is used now: it holds from then on, whatever the line's day.
+        "- 今天起快递统一走顺丰，中通停用",
+        "- Invoices in Xero since 2026-09-01",
+        "- 记账以前用纸本，现在换成随手记了",
+    ],
+)
+def test_a_standing_value_from_a_day_on_is_no_event(text: str) -> None:
+    c = classify(text, path="workspace/memory/2026-11-03.md", section="2026-11-03")
+    assert c.layer == "procedural"
