@@ -365,3 +365,20 @@ def test_yihou_after_an_hour_is_no_standing_decision(text: str, standing: bool) 
 def test_a_standing_value_from_a_day_on_is_no_event(text: str) -> None:
     c = classify(text, path="workspace/memory/2026-11-03.md", section="2026-11-03")
     assert c.layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A day that comes back each month or year: a routine, whatever amount or wage it names.
+        "- 保姆工资每月 8 号转给她",
+        "- Water bill paid on the 15th by direct debit",
+        "- 车位费每年 3 月初交",
+    ],
+)
+def test_a_day_of_each_month_or_year_is_a_routine(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+def test_a_day_of_a_named_month_is_no_monthly_day() -> None:
+    assert "a day of each month or year" not in rules.explain("- The parcel arrives on the 3rd of May")
