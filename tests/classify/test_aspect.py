@@ -248,7 +248,7 @@ def test_a_quiet_time_in_a_memory_file_is_a_boundary() -> None:
 )
 def test_a_bodily_condition_as_the_predicate_weighs_towards_profile(text: str) -> None:
     assert aspect.condition(text)
-    assert ("layer.profile", 2.5) in aspect.weights(text)
+    assert ("layer.profile", 3.0) in aspect.weights(text)
 
 
 @pytest.mark.parametrize(
