@@ -382,3 +382,28 @@ def test_a_day_of_each_month_or_year_is_a_routine(text: str) -> None:
 
 def test_a_day_of_a_named_month_is_no_monthly_day() -> None:
     assert "a day of each month or year" not in rules.explain("- The parcel arrives on the 3rd of May")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Something that will happen once, placed on its day.
+        "- 他爸爸 3 月 12 号来北京看病，住两晚",
+        "- 外婆下周四去医院拆线",
+        "- Her dad has a knee operation on 9 March; she takes the week off",
+    ],
+)
+def test_a_one_off_on_a_day_to_come_is_episodic(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A day that comes back, or a start from a day: those stand.
+        "- 每月 10 号去银行还房贷",
+        "- 从 12 月 1 号起去新校区上课",
+    ],
+)
+def test_a_day_that_comes_back_or_a_start_is_no_one_off(text: str) -> None:
+    assert "a one-off on a day" not in rules.explain(text)
