@@ -407,3 +407,16 @@ def test_a_one_off_on_a_day_to_come_is_episodic(text: str) -> None:
 )
 def test_a_day_that_comes_back_or_a_start_is_no_one_off(text: str) -> None:
     assert "a one-off on a day" not in rules.explain(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A prohibition of passing something into a group chat: a channel not to use for it.
+        "- 孩子的成绩不要发到家族群",
+        "- 店里的账不要在业主群里提",
+        "- 体检报告只给她本人，不转到群里",
+    ],
+)
+def test_a_prohibition_of_posting_into_a_group_is_a_boundary(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "boundary"
