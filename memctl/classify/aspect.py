@@ -23,6 +23,14 @@ Two more forms of the predicate weigh towards other layers:
 - WITHHELD: a prohibition whose verb is one of telling, sending or recording ("别在群里提…",
   "never post …"): what the assistant must not disclose or which channel it must not use,
   boundary.
+- QUIET: a prohibition bounded by clock hours ("no messages after 22:00", "晚上十点后别发消息"):
+  hours the assistant must keep quiet in, boundary.
+- CONDITION: a bodily condition as the first clause's predicate, its subject dropped, a pronoun
+  or a relative ("allergic to penicillin", "对花生过敏", "Her son is asthmatic"): a stable fact
+  about a person, profile, whatever reminder follows.
+- DEPUTY: a prohibition of acting for the user (accepting, declining, replying in her name)
+  that hands the matter to a person first ("不要替她答应，先发草稿给她"): a limit on the
+  assistant's authority, boundary.
 
 jieba.posseg runs only on Chinese lines that hold such a time word. Lexicon:
 memctl/data/aspect.toml.
@@ -49,6 +57,12 @@ ONGOING = "ongoing"
 STATIVE = "stative"
 # A prohibition of telling, sending or recording: what the assistant must not disclose.
 WITHHELD = "withheld"
+# A prohibition bounded by clock hours: when the assistant must keep quiet.
+QUIET = "quiet"
+# A bodily condition as the first clause's predicate: a fact about a person's health.
+CONDITION = "condition"
+# A prohibition of acting in the user's name that hands the matter to a person first.
+DEPUTY = "deputy"
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _REGULAR_PAST = re.compile(r"[a-z]{2,}ed")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -80,6 +94,9 @@ class _Lexicon:
     stative_verb: re.Pattern[str]
     withheld: re.Pattern[str]
     zh_ongoing: re.Pattern[str]
+    quiet: re.Pattern[str]
+    condition: re.Pattern[str]
+    deputy: re.Pattern[str]
 
 
 def _weights(raw: dict[str, Any]) -> dict[str, tuple[tuple[str, float], ...]]:
@@ -119,6 +136,25 @@ def _lexicon() -> _Lexicon:
         stative_verb=re.compile(raw["stative"]["verbs"]),
         withheld=re.compile(raw["withheld"]["pattern"]),
         zh_ongoing=re.compile("|".join(map(re.escape, raw["ongoing"]["chinese"]))),
+        quiet=re.compile("|".join(raw["quiet"]["patterns"]), re.I),
+        condition=_condition(raw["condition"]),
+        deputy=re.compile("|".join(raw["deputy"]["patterns"]), re.I),
+    )
+
+
+def _condition(raw: dict[str, Any]) -> re.Pattern[str]:
+    """The condition patterns, with `{condition}` the English or Chinese words of conditions
+    and `{kin}` the Chinese kinship words of classify.toml [kin] cjk_words."""
+    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
+    kin_words = "|".join(map(re.escape, tomllib.loads(text)["kin"]["cjk_words"]))
+    english = "|".join(raw["english"])
+    chinese = "|".join(map(re.escape, raw["chinese"]))
+    return re.compile(
+        "|".join(
+            p.replace("{kin}", kin_words).replace("{english}", english).replace("{chinese}", chinese)
+            for p in raw["patterns"]
+        ),
+        re.I,
     )
 
 
@@ -221,11 +257,29 @@ def stative(text: str) -> bool:
     return any(lex.stative.match(part.strip()) for part in (clause(text), unmarked))
 
 
+def condition(text: str) -> bool:
+    """Whether the line's first clause has a bodily condition as its predicate, its subject
+    dropped, a pronoun or a relative ("Coeliac: …", "她对花生过敏", "My dad is diabetic"), read
+    after what opens the line or after its list marker only (a condition may be its label)."""
+    lex = _lexicon()
+    unmarked = lex.clause_end.split(lex.marker.sub("", text, count=1), maxsplit=1)[0]
+    return any(lex.condition.match(part.strip()) for part in (clause(text), unmarked))
+
+
 def weights(text: str) -> tuple[tuple[str, float], ...]:
     """What the form of the line's main predicate adds to its layer scores."""
     lex = _lexicon()
-    found = STATIVE if stative(text) else form(text)
+    if condition(text):
+        found: str | None = CONDITION
+    else:
+        found = STATIVE if stative(text) else form(text)
     own = lex.weights.get(found, ()) if found else ()
     # (The raw line first: most lines forbid nothing, and only those need their asides cut.)
     withheld = lex.withheld.search(text) and lex.withheld.search(_plain(text))
-    return own + lex.weights[WITHHELD] if withheld else own
+    if withheld:
+        own += lex.weights[WITHHELD]
+    if lex.quiet.search(text):
+        own += lex.weights[QUIET]
+    if lex.deputy.search(text):
+        own += lex.weights[DEPUTY]
+    return own

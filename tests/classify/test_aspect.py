@@ -199,3 +199,97 @@ def test_advice_forgetting_or_an_aside_is_no_prohibition_of_telling(text: str) -
 
 def test_a_prohibition_of_telling_in_a_memory_file_is_a_boundary() -> None:
     assert classify("- 小敏的体检结果别在班级群里提", path=MEMORY).layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A prohibition bounded by clock hours: when the assistant must keep quiet.
+        "- No reminders to her before 07:30 on weekdays",
+        "- Never restart the router between 19:00 and 23:00, the kids stream then",
+        "- 晚上九点以后别给阿姨发消息",
+        "- 不要在 22:00 以后打电话给他",
+    ],
+)
+def test_a_prohibition_bounded_by_clock_hours_weighs_towards_boundary(text: str) -> None:
+    assert ("layer.boundary", 2.0) in aspect.weights(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A schedule forbids nothing; a prohibition with no hour is no quiet time.
+        "- The backup job runs at 02:00 and takes an hour",
+        "- 每天晚上 10 点提醒他关窗",
+        "- Don't book the blue room, it has no projector",
+    ],
+)
+def test_a_schedule_or_a_prohibition_without_hours_is_no_quiet_time(text: str) -> None:
+    assert ("layer.boundary", 2.0) not in aspect.weights(text)
+
+
+def test_a_quiet_time_in_a_memory_file_is_a_boundary() -> None:
+    assert classify("- Never restart the router between 19:00 and 23:00", path=MEMORY).layer == (
+        "boundary"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A bodily condition as the first clause's predicate: subject dropped, a pronoun, a
+        # relative, or the condition as the line's label.
+        "- Allergic to penicillin; say so when she books a dentist",
+        "- 对芒果过敏，点外卖时避开",
+        "- She is asthmatic, so keep the pollen alerts on",
+        "- 老公王磊有痛风，聚餐时提醒他少吃海鲜",
+        "- Migraines: dim the screen reminders after 21:00",
+    ],
+)
+def test_a_bodily_condition_as_the_predicate_weighs_towards_profile(text: str) -> None:
+    assert aspect.condition(text)
+    assert ("layer.profile", 3.0) in aspect.weights(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A named colleague or client is no dropped subject: a task rule about them.
+        "- Cast notes: Omar is allergic to feathers, no feather boas in act 2",
+        "- 小吴有哮喘，别派他去粉尘大的工地",
+        # The condition later in the line is not the first clause's predicate.
+        "- Check the menu for anything the guests are allergic to",
+    ],
+)
+def test_a_named_colleague_or_a_later_condition_is_no_condition_form(text: str) -> None:
+    assert not aspect.condition(text)
+
+
+def test_a_condition_with_a_reminder_is_profile() -> None:
+    assert classify("- 有点贫血，体检前一天提醒她早点睡", path=MEMORY).layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A prohibition of acting in the user's name that hands the matter over first.
+        "- 客户的投诉不要自己回，先转给店长看",
+        "- 不要替她答应任何饭局，先问她",
+        "- Don't accept invitations for her; draft a reply and she decides",
+    ],
+)
+def test_a_prohibition_of_acting_for_the_user_weighs_towards_boundary(text: str) -> None:
+    assert ("layer.boundary", 5.0) in aspect.weights(text)
+    assert classify(text, path=MEMORY).layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Advice that names the right way after its "don't" (TAXONOMY.md: procedural).
+        "- 讲题时不要直接给答案，先问她卡在哪",
+        "- Don't reply to the supplier in English; use German",
+    ],
+)
+def test_advice_naming_the_right_way_is_no_deputy(text: str) -> None:
+    assert ("layer.boundary", 5.0) not in aspect.weights(text)

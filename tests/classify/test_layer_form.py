@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import classify
+from memctl.classify import classify, rules
 
 MEMORY = "workspace/memory/MEMORY.md"
 
@@ -289,3 +289,134 @@ def test_a_past_time_opening_the_line_tells_an_event(text: str) -> None:
 
 def test_a_weekday_routine_is_no_past_time() -> None:
     assert classify("On Tuesdays I voice the innkeeper Marta", path=MEMORY).layer != "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A login, an account or a Wi-Fi network given with its values (import redacts the
+        # secret; the mark stands for it): the user's own setup.
+        "- Clinic portal login: maya@example.org / [REDACTED:password]",
+        "- 仓库后台账号 cang_0815，密码 [REDACTED:password]",
+        "- 家里 Wi-Fi：Home_5G，密码 [REDACTED:password]",
+    ],
+)
+def test_a_login_with_its_values_is_profile(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A login named with no value: how-to.
+        "- Log in with the shared account first, then open the rota page",
+        "- 先登录后台再导出订单",
+    ],
+)
+def test_a_login_without_values_stays_procedural(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A standing thing held by the user, with the date its term ends or renews: the date
+        # bounds the fact, it reports no event.
+        "- Home insurance with Aviva, renews 12 April",
+        "- Fishing licence valid until 2027-09-30",
+        "- Phone contract €18/month until 2027-11",
+        "- 租约到 2028-02-28，押一付三",
+        "- 电动车保险 2027-05 到期",
+    ],
+)
+def test_a_term_that_ends_on_a_date_is_profile(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "profile"
+
+
+def test_a_leave_until_a_date_is_no_term_of_a_thing_held() -> None:
+    assert "a term that ends on a date" not in rules.explain(
+        "- Priya is on parental leave until 2027-02; Tom covers her clients"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "standing"),
+    [
+        # "以后" after a clock hour or a day is that time, not "from now on".
+        ("- 晚上九点以后别打他电话", False),
+        ("- 下班以后不要发工作消息", False),
+        ("- 以后对账单都按月份建文件夹", True),
+    ],
+)
+def test_yihou_after_an_hour_is_no_standing_decision(text: str, standing: bool) -> None:
+    assert ("standing decision" in rules.explain(text)) is standing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A standing value from the day the line is written on, since a date, or what was used
+        # before and what is used now: it holds from then on, whatever the line's day.
+        "- 今天起快递统一走顺丰，中通停用",
+        "- Invoices in Xero since 2026-09-01",
+        "- 记账以前用纸本，现在换成随手记了",
+    ],
+)
+def test_a_standing_value_from_a_day_on_is_no_event(text: str) -> None:
+    c = classify(text, path="workspace/memory/2026-11-03.md", section="2026-11-03")
+    assert c.layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A day that comes back each month or year: a routine, whatever amount or wage it names.
+        "- 保姆工资每月 8 号转给她",
+        "- Water bill paid on the 15th by direct debit",
+        "- 车位费每年 3 月初交",
+    ],
+)
+def test_a_day_of_each_month_or_year_is_a_routine(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "procedural"
+
+
+def test_a_day_of_a_named_month_is_no_monthly_day() -> None:
+    assert "a day of each month or year" not in rules.explain("- The parcel arrives on the 3rd of May")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Something that will happen once, placed on its day.
+        "- 他爸爸 3 月 12 号来北京看病，住两晚",
+        "- 外婆下周四去医院拆线",
+        "- Her dad has a knee operation on 9 March; she takes the week off",
+    ],
+)
+def test_a_one_off_on_a_day_to_come_is_episodic(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A day that comes back, or a start from a day: those stand.
+        "- 每月 10 号去银行还房贷",
+        "- 从 12 月 1 号起去新校区上课",
+    ],
+)
+def test_a_day_that_comes_back_or_a_start_is_no_one_off(text: str) -> None:
+    assert "a one-off on a day" not in rules.explain(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A prohibition of passing something into a group chat: a channel not to use for it.
+        "- 孩子的成绩不要发到家族群",
+        "- 店里的账不要在业主群里提",
+        "- 体检报告只给她本人，不转到群里",
+    ],
+)
+def test_a_prohibition_of_posting_into_a_group_is_a_boundary(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Notes").layer == "boundary"
