@@ -20,7 +20,7 @@ from memctl.dedupe.jaccard import MinHasher, PairFinder, jaccard
 from memctl.dedupe.keyindex import KeyIndex
 from memctl.dedupe.simhash import SimHashIndex, Tokenizer
 from memctl.dedupe.template import SLOT, Masker
-from memctl.dedupe.text import bigrams, fold, light, light_slice
+from memctl.dedupe.text import bigrams, cased_slice, fold, light, light_slice
 from memctl.dedupe.tokens import TokenStore, bigram_sets
 from memctl.normalise import _fold_table, normalise
 
@@ -191,6 +191,37 @@ def test_fold_and_light_slice_agree_with_their_definition(lt: str, a: int, b: in
     start, end = min(a, b), max(a, b)
     assert light_slice(lt, start, end) == _slice_by_char(lt, start, end)
     assert fold(light_slice(lt, start, end)) == fold(lt)[start:end]
+
+
+def _cased_slice_by_char(text: str, start: int, end: int) -> str:
+    """cased_slice() by its definition: walk NFKC(text), counting each character's casefolded
+    characters that fold() keeps."""
+    text = unicodedata.normalize("NFKC", text)
+    kept, begin = 0, None
+    for index, char in enumerate(text):
+        if kept >= end:
+            return text[begin if begin is not None else index : index]
+        if begin is None and kept >= start:
+            begin = index
+        kept += sum(ord(c) not in _fold_table() for c in char.casefold())
+    return text[begin if begin is not None else len(text) :]
+
+
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            [*"aAbB ,.Zß用户，！ＡｚİΣς\t\n", "\ufb01", "\u0301", "\U0001f600", "\u200b"]
+        ),
+        max_size=400,
+    ),
+    st.integers(0, 420),
+    st.integers(0, 420),
+)
+@example("Berlin " * 60, 100, 180)
+@example("Straße, Maß und " * 30, 50, 240)
+def test_cased_slice_agrees_with_its_definition(text: str, a: int, b: int) -> None:
+    start, end = min(a, b), max(a, b)
+    assert cased_slice(text, start, end) == _cased_slice_by_char(text, start, end)
 
 
 @given(
