@@ -181,8 +181,8 @@ def clauses(text: str) -> list[str]:
 
 
 def clause(text: str) -> str:
-    """The line's first clause (see `clauses`)."""
-    return clauses(text)[0]
+    """The line's first clause (see `clauses`): split once, not a long note into all of them."""
+    return _lexicon().clause_end.split(_plain(text), maxsplit=1)[0]
 
 
 def _goes_on_standing(later: list[str], lex: _Lexicon) -> bool:
