@@ -151,7 +151,9 @@ def _condition(raw: dict[str, Any]) -> re.Pattern[str]:
     chinese = "|".join(map(re.escape, raw["chinese"]))
     return re.compile(
         "|".join(
-            p.replace("{kin}", kin_words).replace("{english}", english).replace("{chinese}", chinese)
+            p.replace("{kin}", kin_words)
+            .replace("{english}", english)
+            .replace("{chinese}", chinese)
             for p in raw["patterns"]
         ),
         re.I,

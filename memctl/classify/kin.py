@@ -65,7 +65,9 @@ def _kin() -> _Kin:
         words=words,
         cjk=re.compile(cjk),
         glue=frozenset(raw["cjk_glue"]),
-        glued=re.compile(f"(?:{cjk})(?:{_alternation(g for g in raw['cjk_glue'] if _CJK.fullmatch(g))})"),
+        glued=re.compile(
+            f"(?:{cjk})(?:{_alternation(g for g in raw['cjk_glue'] if _CJK.fullmatch(g))})"
+        ),
         forms=tuple(re.compile(p) for p in raw["cjk_name_forms"]),
         form_max_count=int(raw["cjk_form_max_count"]),
         longest=int(raw["cjk_name_max_chars"]),

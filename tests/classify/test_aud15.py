@@ -90,8 +90,9 @@ def test_children_one_has_custody_of_are_learnt_as_kin() -> None:
 def test_a_partner_in_a_bold_label_is_learnt_as_kin() -> None:
     found = kin.names(["**Partner:** Lena, works in a bakery"])
     assert "Lena" in found
-    assert classify("- Lena starts at 4, keep mornings quiet", relatives=found).audience == "private"
-
+    assert (
+        classify("- Lena starts at 4, keep mornings quiet", relatives=found).audience == "private"
+    )
 
 
 def test_a_name_after_叫_that_jieba_would_cut_with_叫_is_learnt() -> None:

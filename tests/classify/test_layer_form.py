@@ -381,7 +381,9 @@ def test_a_day_of_each_month_or_year_is_a_routine(text: str) -> None:
 
 
 def test_a_day_of_a_named_month_is_no_monthly_day() -> None:
-    assert "a day of each month or year" not in rules.explain("- The parcel arrives on the 3rd of May")
+    assert "a day of each month or year" not in rules.explain(
+        "- The parcel arrives on the 3rd of May"
+    )
 
 
 @pytest.mark.parametrize(
