@@ -46,3 +46,44 @@ def test_a_trades_session_a_sales_lead_or_a_game_date_is_no_plot(text):
 def test_hosting_a_mystery_game_is_the_games():
     c = classify("周六的剧本杀你来主持，语气要像民国报馆的老编辑。", path=ENTRIES)
     assert c.realm == "fictional"
+
+
+USER = "/h/.openclaw/workspace/USER.md"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A clause saying how to call the person does not make the line stating the job the
+        # relationship.
+        "- 覃小军，叫我阿军，湖南人，在深圳南山跑饿了么外卖。",
+        # A trade after a bold label.
+        "- **Notes:** Freelance copywriter, works from a desk at a Porto coworking space.",
+    ],
+)
+def test_a_job_stated_in_a_profile_line_is_profile_and_work(text):
+    c = classify(text, path=USER)
+    assert (c.realm, c.realm_cued, c.layer) == ("work", True, "profile")
+    assert rules.JOB_STATEMENT in rules.text_roles(text)
+
+
+def test_a_label_naming_the_work_done_and_where_states_a_job():
+    text = "Lecturing: first-year statistics at Dunmore College, Mondays 10:00."
+    c = classify(text, path=ENTRIES)
+    assert (c.realm, c.realm_cued) == ("work", True)
+    assert rules.JOB_STATEMENT in rules.text_roles(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "叫我阿军就行。",  # only the address: the relationship (guideline 17)
+        "- 名字：覃小军，叫他「军哥」",
+    ],
+)
+def test_a_name_and_an_address_alone_stay_the_relationship(text):
+    assert classify(text, path=USER).layer == "relationship"
+
+
+def test_a_work_label_with_an_hour_names_no_place_of_work():
+    assert rules.JOB_STATEMENT not in rules.text_roles("Teaching: mock exam at 9:30, room 4")
