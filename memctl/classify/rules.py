@@ -384,13 +384,16 @@ def score(
     if dated and not nearest:
         for key, weight in lex.dated_line:
             totals[key] = totals.get(key, 0.0) + weight
+    states_job = False
     for i in _fired(text, path, section, category, text_grams):
         cue = lex.cues[i]
         # Read the file's roles only for the rare cue that needs one, not for every line.
         if cue.within is not None and not (path and cue.within in file_roles(path)):
             continue
-        if theirs and cue.role == JOB_STATEMENT:
-            continue
+        if cue.role == JOB_STATEMENT:
+            if theirs:
+                continue
+            states_job = True
         # When the nearest heading names a layer, a heading above it names one less surely
         # ("About Me > Deploy steps"); when it names none ("User Preferences > 编程语言"), the
         # heading above speaks for it.
@@ -410,6 +413,12 @@ def score(
     ranked = sorted(((totals.get(f"layer.{n}", 0.0), n) for n in LAYERS), key=lambda p: -p[0])
     layer = ranked[0][1]
     layer_share = _share(ranked[0][0], ranked[1][0], t["smoothing"])
+    # A line that states the job is there to say it, a fact about the person (profile), also
+    # when one of its clauses says how to call them ("韦小川，叫我阿川，广西人，在天河跑美团外
+    # 卖"); a line that only gives the name and the address stays the relationship
+    # (tests/quality README, guideline 17).
+    if states_job and layer == "relationship":
+        layer = "profile"
 
     realm, realm_cued = _realm_of(totals, own, t)
     # TAXONOMY.md, Realm: the relationship is real, whatever word of the job it uses
