@@ -378,37 +378,14 @@ def score(
     totals = _plus(lex.priors, aspect.weights(text))  # and the form of its main predicate
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
     nearest = _nearest_hits(section) if section else frozenset()
-    under_log = _names_events(nearest)
     # The writer dated the line: it happened once, unless its form says a rule stands or its
     # nearest heading names what its lines are (lessons, a log), which speaks for their dates.
     if dated and not nearest:
         for key, weight in lex.dated_line:
             totals[key] = totals.get(key, 0.0) + weight
-    states_job = False
-    for i in _fired(text, path, section, category, text_grams):
-        cue = lex.cues[i]
-        # Read the file's roles only for the rare cue that needs one, not for every line.
-        if cue.within is not None and not (path and cue.within in file_roles(path)):
-            continue
-        if cue.role == JOB_STATEMENT:
-            if theirs:
-                continue
-            states_job = True
-        # When the nearest heading names a layer, a heading above it names one less surely
-        # ("About Me > Deploy steps"); when it names none ("User Preferences > 编程语言"), the
-        # heading above speaks for it.
-        far = bool(nearest) and cue.on == "section" and i not in nearest
-        factor = t["ancestor_heading_factor"] if far else 1.0
-        # Under a heading that says its lines happened ("重要日期", "Incidents"), what a line is
-        # about (部署, a tool) names what happened, not a rule.
-        if cue.topic and under_log:
-            factor = t["topic_under_log"]
-        for key, weight in cue.effects:
-            if key.startswith("layer."):
-                weight *= factor
-            totals[key] = totals.get(key, 0.0) + weight
-            if key.startswith("realm.") and cue.on != "path":
-                own[key] = own.get(key, 0.0) + weight
+    states_job = _add_cues(
+        totals, own, text, (path, section, category, text_grams), nearest, theirs=theirs
+    )
 
     ranked = sorted(((totals.get(f"layer.{n}", 0.0), n) for n in LAYERS), key=lambda p: -p[0])
     layer = ranked[0][1]
@@ -445,3 +422,47 @@ def score(
         hedged=hedged,
         realm_cued=realm_cued,
     )
+
+
+def _add_cues(
+    totals: dict[str, float],
+    own: dict[str, float],
+    text: str,
+    where: tuple[str | None, str | None, str | None, frozenset[str] | None],
+    nearest: frozenset[int],
+    *,
+    theirs: bool,
+) -> bool:
+    """Add what each cue firing on the line says to `totals`, and its realm evidence of the line
+    itself to `own`; whether one of them states a job (`where`: path, section, category and
+    text grams, as `score` takes them; `theirs`: the line's subject is a relative)."""
+    lex = lexicon()
+    t = lex.thresholds
+    path, section, category, text_grams = where
+    under_log = _names_events(nearest)
+    states_job = False
+    for i in _fired(text, path, section, category, text_grams):
+        cue = lex.cues[i]
+        # Read the file's roles only for the rare cue that needs one, not for every line.
+        if cue.within is not None and not (path and cue.within in file_roles(path)):
+            continue
+        if cue.role == JOB_STATEMENT:
+            if theirs:
+                continue
+            states_job = True
+        # When the nearest heading names a layer, a heading above it names one less surely
+        # ("About Me > Deploy steps"); when it names none ("User Preferences > 编程语言"), the
+        # heading above speaks for it.
+        far = bool(nearest) and cue.on == "section" and i not in nearest
+        factor = t["ancestor_heading_factor"] if far else 1.0
+        # Under a heading that says its lines happened ("重要日期", "Incidents"), what a line is
+        # about (部署, a tool) names what happened, not a rule.
+        if cue.topic and under_log:
+            factor = t["topic_under_log"]
+        for key, weight in cue.effects:
+            if key.startswith("layer."):
+                weight *= factor
+            totals[key] = totals.get(key, 0.0) + weight
+            if key.startswith("realm.") and cue.on != "path":
+                own[key] = own.get(key, 0.0) + weight
+    return states_job
