@@ -145,8 +145,7 @@ def _lexicon() -> _Lexicon:
 def _condition(raw: dict[str, Any]) -> re.Pattern[str]:
     """The condition patterns, with `{condition}` the English or Chinese words of conditions
     and `{kin}` the Chinese kinship words of classify.toml [kin] cjk_words."""
-    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
-    kin_words = "|".join(map(re.escape, tomllib.loads(text)["kin"]["cjk_words"]))
+    kin_words = _kin_words()
     english = "|".join(raw["english"])
     chinese = "|".join(map(re.escape, raw["chinese"]))
     return re.compile(
@@ -162,9 +161,15 @@ def _condition(raw: dict[str, Any]) -> re.Pattern[str]:
 
 def _stative(patterns: list[str]) -> re.Pattern[str]:
     """The stative patterns, with `{kin}` the Chinese kinship words of classify.toml [kin]."""
-    text = resources.files("memctl.data").joinpath("classify.toml").read_text(encoding="utf-8")
-    words = "|".join(map(re.escape, tomllib.loads(text)["kin"]["cjk_words"]))
+    words = _kin_words()
     return re.compile("|".join(p.replace("{kin}", words) for p in patterns))
+
+
+def _kin_words() -> str:
+    """classify.toml [kin] cjk_words as an alternation, from the table rules already parsed."""
+    from memctl.classify import rules  # rules imports this module
+
+    return "|".join(map(re.escape, rules.table("kin")["cjk_words"]))
 
 
 def _rest(text: str) -> str:
