@@ -166,12 +166,16 @@ class Tally:
     # Sources at lines the labels call part of an earlier record (memctl split a record).
     split_lines: int = 0
     layers: Counter = field(default_factory=Counter)  # (gold, predicted) -> count
+    realms: Counter = field(default_factory=Counter)
+    audiences: Counter = field(default_factory=Counter)
 
     def add(self, other: Tally) -> None:
         for name in ("tp", "fp", "fn", "tn", "layer_ok", "realm_ok", "audience_ok", "active",
                      "split_lines"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.layers.update(other.layers)
+        self.realms.update(other.realms)
+        self.audiences.update(other.audiences)
 
     def figures(self) -> dict[str, Any]:
         kept = self.tp
@@ -189,6 +193,14 @@ class Tally:
             "active": _ratio(self.active, kept),
             "split_lines": self.split_lines,
         }
+
+
+def _confusion(pairs: Counter) -> dict[str, dict[str, int]]:
+    """gold -> predicted -> count, the gold values in order of their count."""
+    rows: dict[str, dict[str, int]] = defaultdict(dict)
+    for (gold, got), count in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0])):
+        rows[gold][got] = count
+    return dict(rows)
 
 
 def _ratio(a: int, b: int) -> float | None:
@@ -213,6 +225,8 @@ def compare(rows: list[dict[str, Any]], found: dict[int, Predicted]) -> Tally:
             tally.audience_ok += got.audience == row["audience"]
             tally.active += got.status == "active"
             tally.layers[(row["layer"], got.layer)] += 1
+            tally.realms[(row["realm"], got.realm)] += 1
+            tally.audiences[(row["audience"], got.audience)] += 1
         elif gold:
             tally.fn += 1
         elif got:
@@ -276,10 +290,9 @@ def score(half: str, samples: Path | None = None, *, whole_home: bool = False) -
         "files": sum(len(keys) for keys in groups.values()),
         "missing_files": missing,
         **total.figures(),
-        "layer_confusion": {
-            gold: {got: total.layers[(gold, got)] for got in LAYERS if total.layers[(gold, got)]}
-            for gold in LAYERS
-        },
+        "layer_confusion": _confusion(total.layers),
+        "realm_confusion": _confusion(total.realms),
+        "audience_confusion": _confusion(total.audiences),
         "duplicates": {
             "pairs": dups["pairs"],
             "merged": _ratio(dups["merged"], dups["pairs"]),
@@ -386,8 +399,12 @@ def render(result: dict[str, Any]) -> str:
     lines.append("layer confusion (rows gold, columns memctl):")
     lines.append(f"{'':<14}" + "".join(f"{name[:8]:>9}" for name in LAYERS))
     for gold in LAYERS:
-        cells = result["layer_confusion"][gold]
+        cells = result["layer_confusion"].get(gold, {})
         lines.append(f"{gold:<14}" + "".join(f"{cells.get(got, 0):>9}" for got in LAYERS))
+    for field_ in ("realm", "audience"):
+        lines.append(f"{field_} confusion (gold: memctl count, ...):")
+        for gold, cells in result[f"{field_}_confusion"].items():
+            lines.append(f"  {gold:<12} " + ", ".join(f"{got} {n}" for got, n in cells.items()))
     return "\n".join(lines)
 
 
