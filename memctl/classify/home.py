@@ -19,7 +19,9 @@ no realm (a clinic's Wi-Fi), though it does not vote. Fiction and unknown lines 
 touched. A home whose profile states no job, or whose know-how is mostly the person's life,
 keeps real. A line votes for the person's life only by its own words: one that is real life
 only by its heading ("## 个人") stays the person's but does not vote, its heading set it apart;
-one that names the people the job serves (a guest's, a client's family) votes for the job.
+one that names the people the job serves (a guest's, a client's family) votes for the job and,
+when the home serves it, takes the job's realm: a rule about the people a job serves is the
+job's, whatever words of a life it holds (tests/quality README, ninth and tenth sets).
 Project and global instructions files neither vote nor take it (guideline 19: whose code a
 rule is about is said in the file or not at all). Thresholds: classify.toml [thresholds]
 home_job_*; [home].
@@ -172,6 +174,8 @@ class Evidence:
     said: Counter[str] = field(default_factory=Counter)  # realms its know-how says itself
     candidates: list[int] = field(default_factory=list)  # know-how that may take the job's
     paths: list[str] = field(default_factory=list)  # the files the candidates are from
+    # The candidates cued real that name the people the job serves: they voted already.
+    serving: set[int] = field(default_factory=set)
 
     # A project file's rules as its file settled them: work when all that say no realm took it.
     project_work: bool = False
@@ -210,7 +214,13 @@ class Evidence:
                     and line.layer in h.know_how
                     and not self._only_its_heading_lives(line)
                 ):
-                    self.said[self._vote(line)] += 1
+                    vote = self._vote(line)
+                    self.said[vote] += 1
+                    # A life's words in a rule about the people the job serves (a client's
+                    # health, a guest's family, their ids kept out of a group) are the job's.
+                    if takes and vote != line.realm:
+                        self.candidates.append(line.id)
+                        self.serving.add(line.id)
             elif (
                 takes
                 and line.realm == REAL
@@ -228,7 +238,7 @@ class Evidence:
         life that names the people a job serves ([home] served_people: "Never put guests'
         names in the family chat", "客户的身份证照片不要转发") is about serving them, whatever
         words of a life it holds (a client's family, a member's phone): it votes for the job,
-        and keeps its own realm."""
+        and takes the job's realm when the home serves it (`add`: a candidate, counted once)."""
         if line.realm == REAL and names_any(line.text, _home().served):
             return WORK
         return line.realm
@@ -289,7 +299,11 @@ class Evidence:
         # A job's rules name the people it serves more often than its title: counting them
         # makes the vote rest on many lines, not on one rare word of the job statement.
         words = job_words(self.jobs) | _home().served
-        naming = sum(1 for i in self.candidates if names_any(texts.get(i, ""), words))
+        naming = sum(
+            1
+            for i in self.candidates
+            if i not in self.serving and names_any(texts.get(i, ""), words)
+        )
         work = self.said[WORK] + naming
         total = work + sum(n for realm, n in self.said.items() if realm != WORK)
         return work >= t["home_job_min_lines"] and work / total >= t["home_job_min_share"]
