@@ -49,6 +49,8 @@ HALVES = (
     "test9",
     "dev10",
     "test10",
+    "dev11",
+    "test11",
 )
 # Agent homes written for the gold set (tests/quality/homes/<home>/...), keyed `homes:<path>`.
 HOMES = HERE / "homes"

@@ -99,11 +99,18 @@ FLOORS9 = {"precision": 0.94, "recall": 0.995, "layer": 0.71, "realm": 0.585, "a
 # Twelfth round: precision 0.960 -> 0.970 (kind15), audience 0.875 -> 0.885 (aud15), realm
 # imported whole 0.417 -> 0.552 (realm15, layer15).
 FLOORS10 = {"precision": 0.965, "recall": 0.985, "layer": 0.875, "realm": 0.41, "audience": 0.88}
+# The eleventh (test11): homes of lives not yet in the set (a kindergarten teacher, a tattoo
+# artist, a PhD student who tutors, a freight forwarder's operations lead, a retired engineer's
+# genealogy, a bank analyst who runs a D&D campaign, a driving instructor, an estate agent who
+# plays Call of Cthulhu), written and labelled before any run and first scored on the rules of
+# fca2293 (precision 0.983, recall 1.000, layer 0.819, realm 0.534 alone and 0.560 whole,
+# audience 0.793 alone and 0.802 whole); the floors sit one line below those figures.
+FLOORS11 = {"precision": 0.975, "recall": 0.99, "layer": 0.81, "realm": 0.525, "audience": 0.78}
 # Imported whole, as a user imports a home (score --whole-home): the realm a home's other files
 # settle (memctl.classify.home). The other fields do not change with the mode.
 WHOLE_HOME_REALM = {
     "test2": 0.845, "test3": 0.90, "test4": 0.77, "test5": 0.79, "test6": 0.94, "test7": 0.63,
-    "test8": 0.71, "test9": 0.72, "test10": 0.545,
+    "test8": 0.71, "test9": 0.72, "test10": 0.545, "test11": 0.55,
 }  # fmt: skip
 
 
@@ -124,7 +131,8 @@ def test_homes_are_split_by_the_rule_of_how2() -> None:
     alternately dev5/test5, the sixth set's (`-6`, `how6`) alternately dev6/test6, the
     seventh set's (`-7`, `how7`) alternately dev7/test7, the eighth set's (`-8`, `how8`)
     alternately dev8/test8, the ninth set's (`-9`, `how9`) alternately dev9/test9, the tenth
-    set's (`-10`, `how10`) alternately dev10/test10."""
+    set's (`-10`, `how10`) alternately dev10/test10, the eleventh set's (`-11`, `how11`)
+    alternately dev11/test11."""
     groups: dict[tuple[str, bool], list[str]] = defaultdict(list)
     homes = {key: half for key, half in split().items() if key.startswith("homes:")}
     for key in homes:
@@ -141,6 +149,7 @@ def test_homes_are_split_by_the_rule_of_how2() -> None:
             "-8": ("dev8", "test8"),
             "-9": ("dev9", "test9"),
             "-10": ("dev10", "test10"),
+            "-11": ("dev11", "test11"),
         }
         # the set's number ends the home's folder name; the second set's homes have none
         halves = sets.get("-" + rels[0].split("/")[0].rsplit("-", 1)[-1], ("dev2", "test2"))
@@ -167,10 +176,10 @@ def test_a_union_of_halves_is_both_label_sets() -> None:
 
 def test_an_unknown_half_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
-        main(["dev+dev11"])
+        main(["dev+dev12"])
     assert exit_.value.code == 2
     halves = "dev, test, dev2, test2, dev3, test3, dev4, test4, dev5, test5, dev6, test6"
-    assert f"'dev+dev11': not one of {halves}" in capsys.readouterr().err
+    assert f"'dev+dev12': not one of {halves}" in capsys.readouterr().err
 
 
 def test_labels_are_well_formed() -> None:
@@ -318,6 +327,7 @@ def test_test2_half_reaches_its_floors() -> None:
         ("test8", FLOORS8),
         ("test9", FLOORS9),
         ("test10", FLOORS10),
+        ("test11", FLOORS11),
     ],
 )
 def test_later_held_out_halves_reach_their_floors(half: str, floors: dict[str, float]) -> None:
