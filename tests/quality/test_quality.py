@@ -107,7 +107,8 @@ FLOORS10 = {"precision": 0.965, "recall": 0.985, "layer": 0.875, "realm": 0.41, 
 # audience 0.793 alone and 0.802 whole); the floors sit one line below those figures.
 FLOORS11 = {"precision": 0.975, "recall": 0.99, "layer": 0.81, "realm": 0.525, "audience": 0.78}
 # Imported whole, as a user imports a home (score --whole-home): the realm a home's other files
-# settle (memctl.classify.home). The other fields do not change with the mode.
+# settle (memctl.classify.home). Audience can move too (relatives named in a home's other files:
+# test11 0.793 alone, 0.802 whole), but its floors hold for the per-half run, the lower one.
 WHOLE_HOME_REALM = {
     "test2": 0.845, "test3": 0.90, "test4": 0.77, "test5": 0.79, "test6": 0.94, "test7": 0.63,
     "test8": 0.71, "test9": 0.72, "test10": 0.545, "test11": 0.55,
