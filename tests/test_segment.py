@@ -202,4 +202,42 @@ def test_leftovers_of_a_killed_writer_are_cleaned_up(fresh_cache: Path) -> None:
     os.utime(folder / "tmpold.tmp-journal", (0, 0))
     words("北京")
     assert saved_file().is_file()
-    assert sorted(p.name for p in folder.iterdir() if p != saved_file()) == ["tmpfresh.tmp"]
+    copies = {saved_file(), *folder.glob("*.bin")}  # (jieba()'s own copies, if it wrote them)
+    assert sorted(p.name for p in folder.iterdir() if p not in copies) == ["tmpfresh.tmp"]
+
+
+_LOADED = """
+import hashlib, sys
+from memctl import segment
+from memctl.classify import kin
+if sys.argv[1] == "jieba":
+    import jieba, jieba.posseg as posseg
+    jieba.initialize()
+    tokenizer, tags = jieba.dt, posseg.dt.word_tag_tab
+else:
+    tokenizer, tags = segment.jieba().dt, kin.posseg().dt.word_tag_tab
+loaded = [list(tokenizer.FREQ.items()), tokenizer.total, list(tags.items())]
+digest = hashlib.sha256(repr(loaded).encode())
+print(digest.hexdigest(), kin.posseg().lcut("我妈妈叫王小红，住在北京"))
+"""
+
+
+def _loaded(how: str, cache: Path) -> str:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    run = subprocess.run([sys.executable, "-c", _LOADED, how], env=env, capture_output=True)
+    assert run.returncode == 0, run.stderr.decode()
+    return run.stdout.decode()
+
+
+def test_jiebas_dictionary_and_tags_from_the_copies_are_jiebas_own(tmp_path: Path) -> None:
+    """jieba() and kin.posseg() load memctl's copies when there are: the same entries in the
+    same order, the same total, the same tags; a copy cut short is loaded the usual way."""
+    cache = tmp_path / "cache"
+    own = _loaded("jieba", cache)
+    assert _loaded("memctl", cache) == own  # writes the copies
+    copies = sorted(cache.rglob("*.bin"))
+    assert [p.name.split("-")[-1] for p in copies] == ["prefixes1.bin", "tags1.bin"]
+    assert _loaded("memctl", cache) == own  # reads them
+    for copy in copies:
+        copy.write_bytes(copy.read_bytes()[: len(copy.read_bytes()) // 2])
+    assert _loaded("memctl", cache) == own

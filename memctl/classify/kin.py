@@ -9,6 +9,7 @@ words live in memctl/data/classify.toml, [kin].
 from __future__ import annotations
 
 import importlib
+import io
 import re
 import warnings
 from collections.abc import Iterable, Sequence
@@ -97,10 +98,23 @@ def _stops(words: frozenset[str], glue: frozenset[str]) -> re.Pattern[str] | Non
 def posseg() -> Any:
     """jieba's part-of-speech cut, on the dictionary memctl already loads (memctl.segment); also
     what memctl.classify.aspect reads a Chinese clause's verbs with."""
-    segment.jieba()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return importlib.import_module("jieba.posseg")
+    default = segment.jieba().dt
+    tags = segment.word_tags()
+    if tags is not None:
+        # Its table of tags comes from memctl's copy: the module reads it from the
+        # dictionary's text when it is imported (~0.3 s) unless the file it reads is empty.
+        default.get_dict_file = lambda: io.BytesIO()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            module = importlib.import_module("jieba.posseg")
+    finally:
+        vars(default).pop("get_dict_file", None)
+    if tags is None:
+        segment.save_word_tags(module.dt.word_tag_tab)
+    else:
+        module.dt.word_tag_tab = tags
+    return module
 
 
 def warm(texts: Iterable[str]) -> None:
