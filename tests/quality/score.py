@@ -435,16 +435,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     result = score(args.half, whole_home=args.whole_home)
+    # The wrong lines only when asked for: figures of a held-out half must not carry its lines.
+    misses = [m for m in result.pop("misses") if args.misses in ("all", m["field"])]
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=1))
+        print(json.dumps(result | ({"misses": misses} if args.misses else {}), ensure_ascii=False,
+                         indent=1))  # fmt: skip
         return 0
     print(render(result))
-    if args.misses:
-        for miss in result["misses"]:
-            if args.misses not in ("all", miss["field"]):
-                continue
-            print(f"{miss['file']}:{miss['line']}  gold {miss['gold']}, memctl {miss['memctl']}"
-                  f"  {miss['text']}")  # fmt: skip
+    for miss in misses:
+        print(f"{miss['file']}:{miss['line']}  gold {miss['gold']}, memctl {miss['memctl']}"
+              f"  {miss['text']}")  # fmt: skip
     return 0
 
 
