@@ -420,3 +420,18 @@ def skips(tmp_path: Path, body: str, name: str = "SOUL.md") -> dict[str, str | N
         verdict = accept(r)
         out[r.text] = verdict if isinstance(verdict, str) else None
     return out
+
+
+# A home whose USER.md states the job and whose note holds the job's rules, one about its
+# customers worded with a private life, and one line of that life (memctl.classify.home).
+BIKE_SHOP_JOB = "# USER.md\n\n## Context\n\nWorks at Fernhill Cycles as a bike mechanic.\n"
+BIKE_SHOP_NOTE = (
+    "# 2026-11-02\n\n## Notes\n\n"
+    "- Repair tickets are numbered and taped to the saddle\n"
+    "- Fernhill invoices are exported as PDF every Friday\n"
+    "- Customers get a text when the bike is ready\n"
+    "- The rota is posted on Mondays\n"
+    "- Never mention my divorce or my kids to customers\n"
+    "- Mum's birthday dinner is booked every March\n"
+)
+BIKE_SHOP_HOME = {"ws/USER.md": BIKE_SHOP_JOB, "ws/memory/2026-11-02.md": BIKE_SHOP_NOTE}

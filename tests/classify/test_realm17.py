@@ -7,6 +7,8 @@ lines, both languages."""
 
 from __future__ import annotations
 
+from helpers import BIKE_SHOP_HOME, BIKE_SHOP_NOTE
+
 from memctl.classify import classify, home
 
 MEMORY = "/h/.nanobot/workspace/memory/MEMORY.md"
@@ -61,20 +63,8 @@ def test_a_file_about_the_user_keeps_its_serving_lines_the_persons():
     assert evidence.candidates == []
 
 
-JOB = "# USER.md\n\n## Context\n\nWorks at Fernhill Cycles as a bike mechanic.\n"
-NOTE = (
-    "# 2026-11-02\n\n## Notes\n\n"
-    "- Repair tickets are numbered and taped to the saddle\n"
-    "- Fernhill invoices are exported as PDF every Friday\n"
-    "- Customers get a text when the bike is ready\n"
-    "- The rota is posted on Mondays\n"
-    "- Never mention my divorce or my kids to customers\n"
-    "- Mum's birthday dinner is booked every March\n"
-)
-
-
 def test_a_job_homes_rule_about_its_customers_is_the_jobs(tree, import_json, query):
-    import_json(tree({"ws/USER.md": JOB, "ws/memory/2026-11-02.md": NOTE}))
+    import_json(tree(BIKE_SHOP_HOME))
     realms = dict(query("SELECT content, realm FROM entries"))
     assert realms["Never mention my divorce or my kids to customers"] == "work"
     assert realms["Repair tickets are numbered and taped to the saddle"] == "work"
@@ -82,6 +72,6 @@ def test_a_job_homes_rule_about_its_customers_is_the_jobs(tree, import_json, que
 
 
 def test_the_same_rule_in_a_home_with_no_job_stays_real(tree, import_json, query):
-    import_json(tree({"ws/memory/2026-11-02.md": NOTE}))
+    import_json(tree({"ws/memory/2026-11-02.md": BIKE_SHOP_NOTE}))
     realms = dict(query("SELECT content, realm FROM entries"))
     assert realms["Never mention my divorce or my kids to customers"] == "real"

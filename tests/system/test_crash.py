@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 import pytest
 from helpers import (
+    BIKE_SHOP_HOME,
     check_report,
     db_state,
     integrity,
@@ -256,21 +257,9 @@ def _entries_without_sources(db: Path) -> int:
         conn.close()
 
 
-# A home whose USER.md states the job: its notes' rule about customers takes the job's realm
-# (memctl.classify.home). The vote is settled after the import's last file, over the lines that
-# import classified; a rerun after a kill between the files classifies only what the killed run
-# had not committed, so the committed note never meets the job statement.
-_JOB_HOME = {
-    "ws/USER.md": "# USER.md\n\n## Context\n\nWorks at Fernhill Cycles as a bike mechanic.\n",
-    "ws/memory/2026-11-02.md": (
-        "# 2026-11-02\n\n## Notes\n\n"
-        "- Repair tickets are numbered and taped to the saddle\n"
-        "- Fernhill invoices are exported as PDF every Friday\n"
-        "- Customers get a text when the bike is ready\n"
-        "- The rota is posted on Mondays\n"
-        "- Never mention my divorce or my kids to customers\n"
-    ),
-}
+# The vote of a home's job (memctl.classify.home) is settled after the import's last file, over
+# the lines that import classified; a rerun after a kill between the files classifies only what
+# the killed run had not committed, so the committed note never meets the job statement.
 
 
 @pytest.mark.xfail(
@@ -278,13 +267,12 @@ _JOB_HOME = {
     reason="known defect: a home's job vote counts only one import's lines (issue 10 closing "
     "note, realm18); the vote must count the home's lines already in the store",
 )
-def test_a_rerun_after_a_kill_between_a_homes_files_settles_its_job_vote(tmp_path: Path) -> None:
+def test_a_rerun_after_a_kill_between_a_homes_files_settles_its_job_vote(
+    tree: Callable[..., Path], tmp_path: Path
+) -> None:
     """Killed at each commit, then rerun: the clean state. Fails today at the commit after the
     note is written (3 of its lines stay real; the clean import makes them work)."""
-    for name, text in _JOB_HOME.items():
-        (tmp_path / "in" / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "in" / name).write_text(text)
-    inputs = tmp_path / "in"
+    inputs = tree(BIKE_SHOP_HOME)
     db, tally = tmp_path / "clean.db", tmp_path / "commits"
     report = _finish(_import(inputs, db, tally=tally))
     clean = Clean(inputs, db_state(db), report, last_run(db)[1], int(tally.read_text()))
