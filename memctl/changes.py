@@ -14,7 +14,11 @@ from typing import Any
 from memctl.store import UserStore
 from memctl.store.entries import Update
 
-__all__ = ["Update", "actor", "history", "record", "record_many", "update", "update_many"]
+# The decisions a person makes: a field they set is theirs, and memctl's own judgments
+# (re-classifying, a home's vote) leave it as they set it.
+HUMAN = ("approve", "reject", "edit", "review-edit", "delete", "undo")
+
+__all__ = ["HUMAN", "Update", "actor", "history", "record", "record_many", "update", "update_many"]
 
 
 def actor() -> str:

@@ -100,6 +100,7 @@ def delete(user: UserStore, entry_id: int, *, hard: bool = False, who: str | Non
         user.sources.delete_of(entry_id)
         user.links.delete_of(entry_id)
         user.signatures.delete_of(entry_id)
+        user.home_lines.delete_of(entry_id)
         user.entries.remove(entry_id)
         return changes.record(user, entry_id, "hard-delete", {}, {}, who=who)
 

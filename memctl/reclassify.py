@@ -15,9 +15,6 @@ from memctl.ingest import frontmatter, markdown
 from memctl.store import UserStore
 from memctl.store.fields import FACT_FIELDS, RECLASSIFY_KEEPS, classified_row
 
-# Decisions a person made; the fields they set are theirs, and re-classifying leaves them be.
-_HUMAN = ("approve", "reject", "edit", "review-edit", "delete", "undo")
-
 
 def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]]:
     """Run the classifier again over live entries (e.g. after a lexicon change).
@@ -26,7 +23,7 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     they approved, the layer they chose) is left as they set it; superseded and archived
     entries stay as they are. Reasons a conflict added stay while the entry is pending.
     """
-    decided = user.log.fields_set(_HUMAN)
+    decided = user.log.fields_set(changes.HUMAN)
     planned = []
     # As at import, each file is classified as one: the relatives it introduces (and the
     # clients it declares confidential) are private wherever it names them, and a line that
@@ -39,6 +36,7 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     # (memctl.classify.home), from the evidence of all the home's live entries.
     settled: list[tuple[dict[str, Any], dict[str, Any] | None, Classification, str]] = []
     homes: dict[str | None, home.Evidence] = {}
+    kept: list[tuple[str | None, str | None, list[home.Line]]] = []  # for later imports' votes
     texts: dict[int, str] = {}
     for path, live in by_file.items():
         relatives = confidential.people(
@@ -62,6 +60,7 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
             lines.append(_line(entry, c, layer, realm, by_section))
             texts[entry["id"]] = entry["content"]
         homes.setdefault(home.home_of(path), home.Evidence()).add(path, lines)
+        kept.append((home.home_of(path), path, lines))
     to_work = {
         i for evidence in homes.values() if evidence.serves_job(texts) for i in evidence.candidates
     } | set(home.project_work(homes))
@@ -72,13 +71,17 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
         if entry["id"] in family:
             c = dataclasses.replace(c, audience="private")
         planned.extend(_change(entry, first, c, realm, decided))
-    if not dry_run and planned:
-        with user.store.transaction():
-            for item in planned:
-                was = user.entry(item["id"])["status"]
-                changes.update(user, item["id"], "classify", item["after"], who="memctl")
-                fact_changed = bool({"fact_key", "fact_value"} & item["after"].keys())
-                supersede.settle(user, item["id"], was, fact_changed=fact_changed, who="memctl")
+    if dry_run:
+        return planned
+    with user.store.transaction():
+        # A later import's vote counts these lines as they are read now (settle_homes).
+        for folder, path, lines in kept:
+            user.home_lines.put(folder, path, lines, settled=True)
+        for item in planned:
+            was = user.entry(item["id"])["status"]
+            changes.update(user, item["id"], "classify", item["after"], who="memctl")
+            fact_changed = bool({"fact_key", "fact_value"} & item["after"].keys())
+            supersede.settle(user, item["id"], was, fact_changed=fact_changed, who="memctl")
     return planned
 
 
@@ -87,12 +90,8 @@ def _line(
 ) -> home.Line:
     """An entry as its file's realms settle it, for its home (as importer.classify.settling
     and settle_realms give it at import)."""
-    # Whether it keeps a fact matters only for a line that may take the home's job.
-    fact = (
-        not c.realm_cued
-        and realm == home.REAL
-        and supersede.fact_fields(entry["content"], realm)["fact_key"] is not None
-    )
+    # As at import: whether it keeps a fact about the user, in the realm its file settled.
+    fact = supersede.fact_fields(entry["content"], realm)["fact_key"] is not None
     return home.Line(
         entry["id"], entry["content"], realm, c.realm_cued, layer, c.audience, fact, by_section
     )

@@ -68,7 +68,7 @@ def import_paths(
     if progress:
         progress(len(files), len(files), "")
     with store.store.transaction():
-        classify.settle_homes(store, run.homes)
+        classify.settle_homes(store, run.homes or set())
     report.seconds = time.perf_counter() - started
     _finish_run(store, report)
     return report
@@ -89,10 +89,10 @@ def import_records(
         report.run_id = store.start_run()
     run = run if run is not None else Run(store)
     run.created_in.clear()  # this call's counts are its own
-    run.homes.clear()
+    # Records from no file belong to no agent home: no vote on a job counts them (each call
+    # would read again every record remembered before it).
+    run.homes = None
     _import_file(store, origin, list(records), report, run)
-    with store.store.transaction():
-        classify.settle_homes(store, run.homes)
     report.seconds = time.perf_counter() - started
     _finish_run(store, report)
     return report
@@ -143,8 +143,8 @@ class Run:
     chains: supersede.Chains = field(default_factory=dict)
     # The store as the run's last file left it (highest entry, signature and change ids).
     left: tuple[int, int, int] | None = None
-    # What each home's files said so far of its job (importer.classify.settle_homes).
-    homes: classify.Homes = field(default_factory=dict)
+    # The homes of the files read (importer.classify.settle_homes); None: records from no file.
+    homes: classify.Homes | None = field(default_factory=set)
     helper: Helper | None = None  # a worker forked before the first file was read
     # The import's last file: its engine frees its indexes as it goes, and is dropped once
     # the file's signatures are written (nothing reads it again).
@@ -197,7 +197,9 @@ def _import_file(
                 run._engine = engine = None
                 _give_back()
             write.sources(store, batch, run.seen, report.run_id, now_iso())
-            classify.gather(run.homes, str(path), write.classified(store, batch, shared))
+            settled = write.classified(store, batch, shared)
+            if run.homes is not None:
+                classify.keep(store, run.homes, str(path), settled)
         finally:
             shared.close()
         created = [run.seen[h] for h in batch.new if run.seen[h] not in batch.born_merged]

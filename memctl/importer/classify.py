@@ -7,10 +7,10 @@ dedupe engine and writes everything else (the two cost about the same; machines 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, overload
 
-from memctl import supersede
+from memctl import changes, supersede
 from memctl.classify import Classification, classify, confidential, home, scopes
 from memctl.importer import accept
 from memctl.importer.accept import Accepted
@@ -140,38 +140,71 @@ def settle_realms(
     return settled
 
 
-# The evidence of each home an import's files belong to (memctl.classify.home.home_of).
-Homes = dict[str | None, home.Evidence]
+# The homes an import's files belong to (memctl.classify.home.home_of).
+Homes = set[str | None]
 
 
-def gather(homes: Homes, path: str, lines: list[home.Line]) -> None:
-    """A file's settled lines counted for its home (ids and counts; text only of a job
-    statement), so that nothing of a big import's text is kept across its files."""
-    homes.setdefault(home.home_of(path), home.Evidence()).add(path, lines)
+def keep(store: UserStore, homes: Homes, path: str, lines: list[home.Line]) -> None:
+    """A file's settled lines kept for its home's vote, with the file's writes: the vote
+    counts the home's lines of this import and of every one before it (settle_homes)."""
+    folder = home.home_of(path)
+    homes.add(folder)
+    store.home_lines.put(folder, path, lines, settled=False)
 
 
 def settle_homes(store: UserStore, homes: Homes) -> None:
     """After every file of an import is written: the know-how of each home that serves the
-    user's job (memctl.classify.home) and says no realm of its own takes work. The candidates'
-    texts are read back, file by file, only for a home that states a job."""
-    rows: list[dict[str, Any]] = []
-    for evidence in homes.values():
-        if not evidence.jobs or not evidence.candidates:
-            continue
-        texts: dict[int, str] = {}
-        for path in evidence.paths:
-            texts.update(store.sources.texts_of_new(path))
-        if evidence.serves_job(texts):
-            rows.extend({"id": i, "realm": home.WORK} for i in evidence.candidates)
-    taken = {row["id"] for row in rows}
-    rows.extend({"id": i, "realm": home.WORK} for i in home.project_work(homes) if i not in taken)
-    store.entries.amend_new(rows)
-    # A relative one file of the home introduced, named in another, is family (home.Evidence).
-    family: list[dict[str, Any]] = []
-    for evidence in homes.values():
-        if not evidence.relatives:
-            continue
-        for path in evidence.public_paths:
-            texts = store.sources.texts_of_new(path)
-            family.extend({"id": i, "audience": "private"} for i in evidence.family(texts))
-    store.entries.amend_new(family)
+    user's job (memctl.classify.home) and says no realm of its own takes work, and a relative
+    one file of the home introduced is family where another names them.
+
+    The vote counts every line the home keeps (table home_lines), not only this import's: a
+    rerun after a kill between two files, or today's notes after yesterday's profile, votes
+    as one import of all of them. Nothing to do when every line was counted before (a
+    re-import of known files). The lines no vote counted yet are amended as new; a line an
+    earlier vote settled otherwise changes, logged, unless a person set that field."""
+    unsettled = store.home_lines.unsettled()
+    if not unsettled:
+        return
+    # A project's memory takes its project file's verdict (home.project_work): every home
+    # of the import is read, the ones with nothing new for that only.
+    evidence: dict[str | None, home.Evidence] = {}
+    fresh: set[int] = set()
+    for folder in sorted(unsettled | homes, key=lambda f: (f is not None, f or "")):
+        evidence[folder] = home.Evidence()
+        for path, rows in store.home_lines.of_home(folder):
+            evidence[folder].add(path, [home.Line(*row[:-1]) for row in rows])
+            fresh.update(row[0] for row in rows if not row[-1])
+    work: list[int] = []
+    for folder, e in evidence.items():
+        if folder in unsettled and e.candidates and e.serves_job(_texts(store, e.candidates)):
+            work.extend(e.candidates)
+    work.extend(home.project_work(evidence))
+    _amend(store, "realm", home.WORK, work, fresh)
+    family = [
+        i for e in evidence.values() if e.relatives for i in e.family(_texts(store, e.public))
+    ]
+    _amend(store, "audience", "private", family, fresh)
+    store.home_lines.settle(unsettled)
+
+
+def _texts(store: UserStore, ids: Iterable[int]) -> dict[int, str]:
+    return {row[0]: row[1] for row in store.entries_by_id("id, content", list(ids))}
+
+
+def _amend(store: UserStore, field: str, value: str, ids: Iterable[int], fresh: set[int]) -> None:
+    """`field` set to `value` on `ids`: amended where no vote settled it yet; logged where one
+    did, on a live entry whose field a person did not set."""
+    ids = sorted(set(ids))
+    store.entries.amend_new([{"id": i, field: value} for i in ids if i in fresh])
+    old = [i for i in ids if i not in fresh]
+    if not old:
+        return
+    rows = store.entries_by_id(f"id, {field}, status", old)
+    differ = [r[0] for r in rows if r[1] != value and r[2] in supersede.LIVE]
+    decided = store.log.fields_set(changes.HUMAN) if differ else {}
+    changes.update_many(
+        store,
+        "classify",
+        [(i, {field: value}, "the home's vote") for i in differ if field not in decided.get(i, ())],
+        who="memctl",
+    )

@@ -2,9 +2,10 @@
 
 The store owns every statement: no module outside memctl/store/ writes SQL. Its parts are
 named after what they keep: entries (with the logged update), sources, links (supersede),
-signatures (dedupe), changelog, runs, meta (pragmas), fields (the column lists, declared once),
-schema (the migrations). A `UserStore` holds one of each bound to its user; a `Store` holds
-the database's own (runs, meta) and consolidation's statements over every user (all_entries).
+signatures (dedupe), homes (a home's vote on its job), changelog, runs, meta (pragmas),
+fields (the column lists, declared once), schema (the migrations). A `UserStore` holds one of
+each bound to its user; a `Store` holds the database's own (runs, meta) and consolidation's
+statements over every user (all_entries).
 
 Design rules:
 - WAL mode, a generous busy timeout, and `BEGIN IMMEDIATE` for writes, so concurrent imports
@@ -30,6 +31,7 @@ from memctl.store.changelog import ChangeLog
 from memctl.store.entries import AllEntries, Entries
 from memctl.store.facts import Facts
 from memctl.store.fields import SOURCE_COLUMNS
+from memctl.store.homes import HomeLines
 from memctl.store.links import Links
 from memctl.store.meta import BUSY_TIMEOUT_S, Meta
 from memctl.store.runs import ImportRuns, Runs
@@ -168,7 +170,8 @@ class UserStore:
     """All reads and writes for one user. Nothing here can see another user's rows.
 
     Each table has its part, bound to the user: `entries` (with the logged `update`),
-    `sources`, `links` (supersede), `signatures` (dedupe), `log` (changes), `imports`.
+    `sources`, `links` (supersede), `signatures` (dedupe), `home_lines` (a home's vote), `log`
+    (changes), `imports`.
     """
 
     def __init__(self, store: Store, user_id: str) -> None:
@@ -181,6 +184,7 @@ class UserStore:
         self.links = Links(self.conn, user_id)
         self.facts = Facts(self.conn, user_id)
         self.signatures = Signatures(self.conn, user_id)
+        self.home_lines = HomeLines(self.conn, user_id)
         self.imports = ImportRuns(self.conn, user_id)
 
     # The import's names for its parts' methods (memctl.importer and memctl.supersede).

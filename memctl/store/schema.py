@@ -384,3 +384,31 @@ def m008_source_header(db: sqlite_utils.Database) -> None:
         ALTER TABLE sources ADD COLUMN header TEXT
         """,
     )
+
+
+@migration(9, "what each line said of its home's job, kept for the home's vote")
+def m009_home_lines(db: sqlite_utils.Database) -> None:
+    _run_statements(
+        db,
+        """
+        -- A home's vote on its job (memctl.classify.home) counts every line of the home, of
+        -- this import and of those before it: a rerun after a kill, or an import of the
+        -- home's notes after its profile, must vote as one import of all its files does.
+        -- `settled`: the vote has counted the line (0 until the import's last step runs).
+        CREATE TABLE home_lines (
+            entry_id INTEGER PRIMARY KEY REFERENCES entries (id),
+            user_id TEXT NOT NULL,
+            home TEXT,
+            path TEXT,
+            realm TEXT NOT NULL,
+            cued INTEGER NOT NULL,
+            layer TEXT NOT NULL,
+            audience TEXT NOT NULL,
+            fact INTEGER NOT NULL,
+            by_section INTEGER NOT NULL,
+            settled INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX home_lines_home ON home_lines (user_id, home, path);
+        CREATE INDEX home_lines_unsettled ON home_lines (user_id, home) WHERE settled = 0
+        """,
+    )

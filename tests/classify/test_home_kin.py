@@ -42,14 +42,20 @@ def test_classify_agrees_with_import_on_a_homes_relatives(tree, import_json, run
     assert orjson.loads(result.stdout)["changes"] == []
 
 
-def test_classify_reads_the_homes_relatives_after_two_imports(tree, import_json, run, query):
+def test_a_later_import_that_introduces_the_relative_settles_the_earlier_file(
+    tree, import_json, run, query
+):
     root = tree(FILES)
     import_json(root / "ws" / "memory" / "HISTORY.md")
-    import_json(root / "ws" / "memory" / "MEMORY.md")
-    assert _audiences(query)[ASKED] == "public"  # each import sees only its own files
-    result = run("classify")
-    assert result.exit_code == 0, result.output
+    assert _audiences(query)[ASKED] == "public"  # no relative introduced yet
+    import_json(root / "ws" / "memory" / "MEMORY.md")  # the home's vote counts both files
     assert _audiences(query)[ASKED] == "private"
+    assert query("SELECT action, actor, note FROM changes") == [
+        ("classify", "memctl", "the home's vote")
+    ]
+    result = run("classify", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changes"] == []
 
 
 # A player's notes: his character's title is a kinship word ("Brother Oswin"), under the

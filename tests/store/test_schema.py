@@ -83,6 +83,11 @@ ROWS: dict[str, list[dict[str, Any]]] = {
     "dedupe_signatures": [
         {"entry_id": 1, "user_id": "alice", "signature": b"\x00\x01sig"},
     ],
+    "home_lines": [
+        {"entry_id": 1, "user_id": "alice", "home": "/m", "path": "/m/USER.md", "realm": "real",
+         "cued": 1, "layer": "profile", "audience": "private", "fact": 1, "by_section": 0,
+         "settled": 1},
+    ],
 }  # fmt: skip
 
 

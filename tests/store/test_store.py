@@ -13,8 +13,8 @@ from memctl.store import Store, schema
 from memctl.store.schema import MIGRATIONS, current_version, migrate
 
 TABLES = [
-    "changes", "dedupe_signatures", "entries", "entries_fts", "import_runs", "meta", "personas",
-    "rejections", "relationship_state", "runs", "sources", "supersedes",
+    "changes", "dedupe_signatures", "entries", "entries_fts", "home_lines", "import_runs", "meta",
+    "personas", "rejections", "relationship_state", "runs", "sources", "supersedes",
 ]  # fmt: skip
 ENTRY_COLUMNS = [
     ("id", "INTEGER", 0), ("user_id", "TEXT", 1), ("content", "TEXT", 1),

@@ -1,0 +1,77 @@
+"""Home lines (table `home_lines`): what each classified line said of its home's job, so the
+home's vote (memctl.classify.home) counts every line of the home, not only one import's."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+# A line as its file settled it, in memctl.classify.home.Line's order after the entry id and
+# text: realm, cued, layer, audience, fact, by_section.
+_FIELDS = ("realm", "cued", "layer", "audience", "fact", "by_section")
+_INSERT = (
+    f"INSERT OR REPLACE INTO home_lines (entry_id, user_id, home, path, {', '.join(_FIELDS)}, "
+    f"settled) VALUES (?, ?, ?, ?{', ?' * len(_FIELDS)}, ?)"
+)
+
+
+class HomeLines:
+    """One user's home lines."""
+
+    def __init__(self, conn: sqlite3.Connection, user_id: str) -> None:
+        self.conn = conn
+        self.user_id = user_id
+
+    def put(
+        self, home: str | None, path: str | None, lines: Iterable[Sequence[Any]], settled: bool
+    ) -> None:
+        """Keep `lines` (memctl.classify.home.Line each: id, text, then _FIELDS) of `path`,
+        replacing what an entry had; `settled`: a vote counted them already."""
+        user_id, flag = self.user_id, int(settled)
+        self.conn.executemany(
+            _INSERT, ((line[0], user_id, home, path, *line[2:], flag) for line in lines)
+        )
+
+    def unsettled(self) -> set[str | None]:
+        """The homes holding a line no vote has counted yet."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT home FROM home_lines WHERE user_id = ? AND settled = 0",
+            [self.user_id],
+        )
+        return {r[0] for r in rows}
+
+    def of_home(self, home: str | None) -> Iterator[tuple[str | None, list[tuple[Any, ...]]]]:
+        """(path, lines) of each file of `home`, in the order the files were first imported;
+        a line is (id, text, *_FIELDS, settled), in entry order."""
+        paths = self.conn.execute(
+            "SELECT path, min(entry_id) AS first FROM home_lines "
+            "WHERE user_id = ? AND home IS ? GROUP BY path ORDER BY first",
+            [self.user_id, home],
+        ).fetchall()
+        columns = ", ".join(f"h.{f}" for f in _FIELDS)
+        for path, _ in paths:
+            rows = self.conn.execute(
+                f"SELECT h.entry_id, e.content, {columns}, h.settled FROM home_lines h "
+                "JOIN entries e ON e.id = h.entry_id "
+                "WHERE h.user_id = ? AND h.home IS ? AND h.path IS ? ORDER BY h.entry_id",
+                [self.user_id, home, path],
+            )
+            yield path, [_line(r) for r in rows]
+
+    def settle(self, homes: Iterable[str | None]) -> None:
+        """The lines of `homes` are counted now."""
+        self.conn.executemany(
+            "UPDATE home_lines SET settled = 1 WHERE user_id = ? AND home IS ? AND settled = 0",
+            [(self.user_id, home) for home in homes],
+        )
+
+    def delete_of(self, entry_id: int) -> None:
+        self.conn.execute(
+            "DELETE FROM home_lines WHERE entry_id = ? AND user_id = ?", [entry_id, self.user_id]
+        )
+
+
+def _line(row: sqlite3.Row) -> tuple[Any, ...]:
+    i, text, realm, cued, layer, audience, fact, by_section, settled = row
+    return (i, text, realm, bool(cued), layer, audience, bool(fact), bool(by_section), settled)

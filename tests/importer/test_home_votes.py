@@ -1,0 +1,104 @@
+"""A home's vote on its job counts every line the home keeps, whichever import brought it
+(memctl.importer.classify.settle_homes, table home_lines): importing a home file by file ends
+where one import of all of it ends."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from helpers import BIKE_SHOP_HOME, BIKE_SHOP_JOB, BIKE_SHOP_NOTE
+
+NOTE = "ws/memory/2026-11-02.md"
+RULE = "Never mention my divorce or my kids to customers"
+TICKETS = "Repair tickets are numbered and taped to the saddle"
+MUM = "Mum's birthday dinner is booked every March"
+
+
+def _realms(query):
+    return dict(query("SELECT content, realm FROM entries"))
+
+
+def test_notes_imported_after_the_profile_take_its_job(tree, import_json, query):
+    root = tree(BIKE_SHOP_HOME)
+    import_json(root / "ws" / "USER.md")
+    import_json(root / "ws" / "memory")
+    realms = _realms(query)
+    assert realms[RULE] == realms[TICKETS] == "work"
+    assert realms[MUM] == "real"
+    # The note's lines were new to this import: settled as they were written, nothing logged.
+    assert query("SELECT count(*) FROM changes") == [(0,)]
+
+
+def test_the_home_imported_in_two_parts_ends_as_one_import_of_it(
+    tree, import_json, query, tmp_path
+):
+    root = tree(BIKE_SHOP_HOME)
+    import_json(root)
+    parts = tmp_path / "parts.db"
+    import_json(root / "ws" / "USER.md", "--db", parts)
+    import_json(root / "ws" / "memory", "--db", parts)
+    columns = "content, realm, layer, audience, status"
+    assert _rows(parts, columns) == query(f"SELECT {columns} FROM entries ORDER BY content")
+
+
+def _rows(db, columns):
+    conn = sqlite3.connect(db)
+    try:
+        return [tuple(r) for r in conn.execute(f"SELECT {columns} FROM entries ORDER BY content")]
+    finally:
+        conn.close()
+
+
+def test_a_profile_imported_after_the_notes_settles_them_again_logged(tree, import_json, query):
+    root = tree(BIKE_SHOP_HOME)
+    import_json(root / "ws" / "memory")
+    assert _realms(query)[TICKETS] == "real"  # no job stated yet
+    import_json(root / "ws" / "USER.md")
+    realms = _realms(query)
+    assert realms[RULE] == realms[TICKETS] == "work"
+    assert realms[MUM] == "real"
+    changed = query(
+        "SELECT e.content, c.action, c.actor, c.note FROM changes c "
+        "JOIN entries e ON e.id = c.entry_id ORDER BY e.id"
+    )
+    assert (TICKETS, "classify", "memctl", "the home's vote") in changed
+    assert MUM not in {row[0] for row in changed}
+
+
+def test_a_realm_a_person_set_stays_as_they_set_it(tree, import_json, query, run):
+    root = tree({NOTE: BIKE_SHOP_NOTE, "ws/USER.md": BIKE_SHOP_JOB})
+    import_json(root / "ws" / "memory")
+    (tickets,) = query("SELECT id FROM entries WHERE content = ?", TICKETS)[0]
+    assert run("edit", tickets, "--realm", "unknown").exit_code == 0  # whatever they chose
+    import_json(root / "ws" / "USER.md")
+    realms = _realms(query)
+    assert realms[TICKETS] == "unknown"
+    assert realms[RULE] == "work"
+
+
+def test_a_reimport_of_known_files_votes_on_nothing(tree, import_json, query):
+    root = tree(BIKE_SHOP_HOME)
+    import_json(root)
+    before = query("SELECT * FROM entries ORDER BY id")
+    assert query("SELECT count(*), sum(settled) FROM home_lines") == [(7, 7)]
+    import_json(root)
+    assert query("SELECT * FROM entries ORDER BY id") == before
+    assert query("SELECT count(*) FROM changes") == [(0,)]
+
+
+def test_a_hard_delete_takes_the_line_out_of_the_vote(tree, import_json, query, run):
+    import_json(tree(BIKE_SHOP_HOME))
+    (tickets,) = query("SELECT id FROM entries WHERE content = ?", TICKETS)[0]
+    assert run("delete", tickets, "--hard", "--yes").exit_code == 0
+    assert query("SELECT count(*) FROM home_lines WHERE entry_id = ?", tickets) == [(0,)]
+
+
+def test_reclassifying_keeps_the_lines_for_later_votes(tree, import_json, query, run, db_path):
+    import_json(tree(BIKE_SHOP_HOME))
+    kept = query("SELECT * FROM home_lines ORDER BY entry_id")
+    conn = sqlite3.connect(db_path)
+    conn.execute("DELETE FROM home_lines")
+    conn.commit()
+    conn.close()
+    assert run("classify").exit_code == 0
+    assert query("SELECT * FROM home_lines ORDER BY entry_id") == kept
