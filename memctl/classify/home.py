@@ -173,22 +173,20 @@ class Evidence:
     jobs: list[str] = field(default_factory=list)  # the job statements' texts
     said: Counter[str] = field(default_factory=Counter)  # realms its know-how says itself
     candidates: list[int] = field(default_factory=list)  # know-how that may take the job's
-    paths: list[str] = field(default_factory=list)  # the files the candidates are from
     # The candidates cued real that name the people the job serves: they voted already.
     serving: set[int] = field(default_factory=set)
 
     # A project file's rules as its file settled them: work when all that say no realm took it.
     project_work: bool = False
 
-    # The relatives the home's files introduce (kin.names, file by file), the public lines
-    # not of a story that may name one, and their files.
+    # The relatives the home's files introduce (kin.names, file by file) and the public lines
+    # not of a story that may name one.
     relatives: set[str] = field(default_factory=set)
     public: array[int] = field(default_factory=lambda: array("q"))
-    public_paths: list[str] = field(default_factory=list)
 
     def add(self, path: str | None, lines: Iterable[Line]) -> None:
         lines = list(lines)
-        self._add_kin(path, lines)
+        self._add_kin(lines)
         roles = rules.file_roles(path) if path is not None else frozenset()
         if "project" in roles:
             uncued = {line.realm for line in lines if not line.cued}
@@ -197,7 +195,6 @@ class Evidence:
             return
         takes = _ABOUT_USER not in roles
         h = _home()
-        had = len(self.candidates)
         most = rules.lexicon().thresholds["home_job_max_statements"]
         for line in lines:
             states_job = line.cued and line.realm == WORK and line.layer == h.job_layer
@@ -229,8 +226,6 @@ class Evidence:
                 and (line.audience != "private" or self._private_for_what_it_holds(line.text))
             ):
                 self.candidates.append(line.id)
-        if path is not None and len(self.candidates) > had:
-            self.paths.append(path)
 
     @staticmethod
     def _vote(line: Line) -> str:
@@ -262,7 +257,7 @@ class Evidence:
         private and the business's."""
         return not rules.says_realm(text) and not kin.names_any(text, frozenset(self.relatives))
 
-    def _add_kin(self, path: str | None, lines: list[Line]) -> None:
+    def _add_kin(self, lines: list[Line]) -> None:
         # A story's kinship words introduce its characters ("Brother Oswin Hale, human
         # cleric"), no one of the user's family.
         self.relatives |= kin.names(line.text for line in lines if line.realm != FICTIONAL)
@@ -273,16 +268,15 @@ class Evidence:
         # An import writes ids in order; `memctl classify` reads a home file by file.
         if any(a > b for a, b in pairwise(self.public[max(had - 1, 0) :])):
             self.public = array("q", sorted(self.public))
-        if path is not None and len(self.public) > had:
-            self.public_paths.append(path)
 
     def family(self, texts: Mapping[int, str]) -> list[int]:
-        """The public lines among `texts` (a file's new entries) that name a relative one of
-        the home's files introduced; none when the home names more people than a family has."""
+        """The public lines among `texts` (holding the home's, and maybe other homes' lines)
+        that name a relative one of the home's files introduced; none when the home names
+        more people than a family has."""
         if not self.relatives or len(self.relatives) > kin.most_names():
             return []
         found = frozenset(self.relatives)
-        # The smaller side is walked: a file's texts at import, the home's lines in classify.
+        # The smaller side is walked.
         ids = self.public if len(self.public) < len(texts) else filter(self._public, texts)
         return [i for i in ids if (t := texts.get(i)) is not None and kin.names_any(t, found)]
 

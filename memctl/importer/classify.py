@@ -168,27 +168,23 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
     # A project's memory takes its project file's verdict (home.project_work): every home
     # of the import is read, the ones with nothing new for that only.
     evidence: dict[str | None, home.Evidence] = {}
+    texts: dict[int, str] = {}  # the texts of the homes that vote now
     fresh: set[int] = set()
     for folder in sorted(unsettled | homes, key=lambda f: (f is not None, f or "")):
         evidence[folder] = home.Evidence()
         for path, rows in store.home_lines.of_home(folder):
-            evidence[folder].add(path, [home.Line(*row[:-1]) for row in rows])
+            lines = [home.Line(*row[:-1]) for row in rows]
+            evidence[folder].add(path, lines)
             fresh.update(row[0] for row in rows if not row[-1])
-    work: list[int] = []
-    for folder, e in evidence.items():
-        if folder in unsettled and e.candidates and e.serves_job(_texts(store, e.candidates)):
-            work.extend(e.candidates)
+            if folder in unsettled:
+                texts.update((line.id, line.text) for line in lines)
+    voting = [e for folder, e in evidence.items() if folder in unsettled]
+    work = [i for e in voting if e.candidates and e.serves_job(texts) for i in e.candidates]
     work.extend(home.project_work(evidence))
     _amend(store, "realm", home.WORK, work, fresh)
-    family = [
-        i for e in evidence.values() if e.relatives for i in e.family(_texts(store, e.public))
-    ]
+    family = [i for e in voting if e.relatives for i in e.family(texts)]
     _amend(store, "audience", "private", family, fresh)
     store.home_lines.settle(unsettled)
-
-
-def _texts(store: UserStore, ids: Iterable[int]) -> dict[int, str]:
-    return {row[0]: row[1] for row in store.entries_by_id("id, content", list(ids))}
 
 
 def _amend(store: UserStore, field: str, value: str, ids: Iterable[int], fresh: set[int]) -> None:

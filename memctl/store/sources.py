@@ -70,15 +70,6 @@ class Sources:
         )
         return dict(rows.fetchall())
 
-    def texts_of_new(self, path: str) -> dict[int, str]:
-        """The text of each entry the records of `path` created (as sections_of_new)."""
-        rows = self.conn.execute(
-            "SELECT e.id, e.content FROM sources s JOIN entries e ON e.id = s.entry_id"
-            " WHERE s.user_id = ? AND s.path = ? AND s.merge_layer = 'new' AND e.user_id = ?",
-            (self.user_id, path, self.user_id),
-        )
-        return dict(rows.fetchall())
-
     def of_session(self, session: str) -> list[tuple[str | None, str | None, str | None, str]]:
         """(message_id, role, ts, raw_hash) of every source of the transcript session."""
         rows = self.conn.execute(
