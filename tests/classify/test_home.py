@@ -46,6 +46,9 @@ def test_a_files_home_is_the_folder_above_its_notes(path, expected):
         "- 小学英语老师，教三年级",
         "- **职业**：高中化学老师",
         "今年带初一 3 班和 5 班",
+        # An employer's post, "<a school, a hospital, a firm>的<title>" (invented).
+        "- **Notes:** 南京一所民办小学的美术老师，教了五年",
+        "市三医院的护士",
     ],
 )
 def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
@@ -71,6 +74,8 @@ def test_a_profile_stating_what_one_does_for_a_living_says_work(text):
         "- 女儿班主任老师，姓王",
         "I teach myself guitar",
         "带女儿去上钢琴班",
+        "儿子学校的老师人很好",  # a relative's teacher
+        "以前是一家银行的会计",  # a job held before
     ],
 )
 def test_a_former_job_or_someone_elses_is_no_job_statement(text):
