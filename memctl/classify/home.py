@@ -286,21 +286,31 @@ class Evidence:
         return at < len(self.public) and self.public[at] == entry_id
 
     def serves_job(self, texts: Mapping[int, str]) -> bool:
-        """Whether the home serves the user's job; `texts` holds the candidates' texts."""
-        if not self.jobs or not self.candidates:
+        """Whether the home serves the user's job; `texts` holds the candidates' texts. With a
+        job statement, its know-how is mostly the job's; without one, plainly so, and it names
+        the people the job serves."""
+        if not self.candidates:
             return False
         t = rules.lexicon().thresholds
         # A job's rules name the people it serves more often than its title: counting them
         # makes the vote rest on many lines, not on one rare word of the job statement.
-        words = job_words(self.jobs) | _home().served
-        naming = sum(
-            1
+        served = _home().served
+        words = job_words(self.jobs) | served if self.jobs else served
+        naming = [
+            i
             for i in self.candidates
             if i not in self.serving and names_any(texts.get(i, ""), words)
+        ]
+        work = self.said[WORK] + len(naming)
+        if self.jobs:
+            total = work + sum(n for realm, n in self.said.items() if realm != WORK)
+            return work >= t["home_job_min_lines"] and work / total >= t["home_job_min_share"]
+        total = work + self.said[REAL]
+        return (
+            bool(self.serving or naming)
+            and work >= t["home_shown_job_min_lines"]
+            and work / total >= t["home_shown_job_min_share"]
         )
-        work = self.said[WORK] + naming
-        total = work + sum(n for realm, n in self.said.items() if realm != WORK)
-        return work >= t["home_job_min_lines"] and work / total >= t["home_job_min_share"]
 
 
 def project_work(homes: Mapping[str | None, Evidence]) -> list[int]:
