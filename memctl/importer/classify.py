@@ -7,7 +7,7 @@ dedupe engine and writes everything else (the two cost about the same; machines 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, overload
 
 from memctl import changes, supersede
@@ -170,6 +170,8 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
     evidence: dict[str | None, home.Evidence] = {}
     texts: dict[int, str] = {}  # the texts of the homes that vote now
     fresh: set[int] = set()
+    # The realm its file gave each line of a home that votes now, and was counted before.
+    counted: dict[int, str] = {}
     for folder in sorted(unsettled | homes, key=lambda f: (f is not None, f or "")):
         evidence[folder] = home.Evidence()
         for path, rows in store.home_lines.of_home(folder):
@@ -178,29 +180,50 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
             fresh.update(row[0] for row in rows if not row[-1])
             if folder in unsettled:
                 texts.update((line.id, line.text) for line in lines)
+                counted.update((row[0], row[2]) for row in rows if row[-1])
     voting = [e for folder, e in evidence.items() if folder in unsettled]
-    work = [i for e in voting if e.candidates and e.serves_job(texts) for i in e.candidates]
-    work.extend(home.project_work(evidence))
-    _amend(store, "realm", home.WORK, work, fresh)
+    work = {i for e in voting if e.candidates and e.serves_job(texts) for i in e.candidates}
+    work.update(home.project_work(evidence))
+    _amend(store, "realm", dict.fromkeys(work, home.WORK), fresh)
+    # A line an earlier vote gave the job that this one does not is its file's again: the home
+    # ends as one import of all its files would (its life outweighs the job once more notes
+    # came). Only from work: what else a line holds, the vote did not give it.
+    again = {i: realm for i, realm in counted.items() if realm != home.WORK and i not in work}
+    _amend(store, "realm", again, fresh, only_from=home.WORK)
     family = [i for e in voting if e.relatives for i in e.family(texts)]
-    _amend(store, "audience", "private", family, fresh)
+    _amend(store, "audience", dict.fromkeys(family, "private"), fresh)
     store.home_lines.settle(unsettled)
 
 
-def _amend(store: UserStore, field: str, value: str, ids: Iterable[int], fresh: set[int]) -> None:
-    """`field` set to `value` on `ids`: amended where no vote settled it yet; logged where one
-    did, on a live entry whose field a person did not set."""
-    ids = sorted(set(ids))
-    store.entries.amend_new([{"id": i, field: value} for i in ids if i in fresh])
+def _amend(
+    store: UserStore,
+    field: str,
+    values: dict[int, str],
+    fresh: set[int],
+    only_from: str | None = None,
+) -> None:
+    """`field` set to each entry's value in `values`: amended where no vote settled it yet;
+    logged where one did, on a live entry whose field a person did not set (and whose field
+    is `only_from`, when given)."""
+    ids = sorted(values)
+    store.entries.amend_new([{"id": i, field: values[i]} for i in ids if i in fresh])
     old = [i for i in ids if i not in fresh]
     if not old:
         return
     rows = store.entries_by_id(f"id, {field}, status", old)
-    differ = [r[0] for r in rows if r[1] != value and r[2] in supersede.LIVE]
+    differ = [
+        r[0]
+        for r in rows
+        if r[1] != values[r[0]] and r[2] in supersede.LIVE and only_from in (None, r[1])
+    ]
     decided = store.log.fields_set(changes.HUMAN) if differ else {}
     changes.update_many(
         store,
         "classify",
-        [(i, {field: value}, "the home's vote") for i in differ if field not in decided.get(i, ())],
+        [
+            (i, {field: values[i]}, "the home's vote")
+            for i in differ
+            if field not in decided.get(i, ())
+        ],
         who="memctl",
     )

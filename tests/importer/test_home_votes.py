@@ -102,3 +102,33 @@ def test_reclassifying_keeps_the_lines_for_later_votes(tree, import_json, query,
     conn.close()
     assert run("classify").exit_code == 0
     assert query("SELECT * FROM home_lines ORDER BY entry_id") == kept
+
+
+LIFE_NOTE = (
+    "# 2026-11-20\n\n## Notes\n\n"
+    "- Pick up my son from football practice on Thursdays at six\n"
+    "- My daughter's piano lesson moved to Saturday mornings\n"
+    "- Call Mum after her hospital check-up every Tuesday\n"
+    "- My wife's birthday dinner is booked at the Italian place\n"
+    "- The kids' dentist appointments are every six months\n"
+    "- Grandma's medication is refilled on the first of the month\n"
+    "- Book the family holiday in the school half-term\n"
+    "- My husband's night shifts mean quiet mornings at home\n"
+)
+
+
+def test_a_home_whose_vote_turns_ends_as_one_import_of_it(tree, import_json, query, tmp_path):
+    # The notes of a life outweigh the job's once the third file comes: the lines an earlier
+    # vote gave the job are their file's again, as when the home is imported at once.
+    root = tree({**BIKE_SHOP_HOME, "ws/memory/2026-11-20.md": LIFE_NOTE})
+    import_json(root)
+    assert _realms(query)[TICKETS] == "real"
+    parts = tmp_path / "parts.db"
+    (root / "later").mkdir()
+    (root / "ws" / "memory" / "2026-11-20.md").rename(root / "later" / "2026-11-20.md")
+    import_json(root / "ws", "--db", parts)
+    assert dict(_rows(parts, "content, realm"))[TICKETS] == "work"
+    (root / "later" / "2026-11-20.md").rename(root / "ws" / "memory" / "2026-11-20.md")
+    import_json(root / "ws" / "memory" / "2026-11-20.md", "--db", parts)
+    columns = "content, realm, layer, audience, status"
+    assert _rows(parts, columns) == query(f"SELECT {columns} FROM entries ORDER BY content")
