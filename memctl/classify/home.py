@@ -316,22 +316,44 @@ class Evidence:
 def project_work(homes: Mapping[str | None, Evidence]) -> list[int]:
     """The know-how that says no realm of the Claude Code project memories whose project
     file settles its rules as a job's: the memory of a job's code base is the job's."""
-    h = _home()
-    n = h.project_memory_names
-    # Claude Code names the folder after the project's path, "/" and "." written as "-".
-    work = [
-        "-" + re.sub(r"[/.]", "-", "-".join(PurePath(folder.replace("\\", "/")).parts[-n:]))
-        for folder, evidence in homes.items()
-        if folder is not None and evidence.project_work
-    ]
+    work = [_project_tail(f) for f, evidence in homes.items() if f and evidence.project_work]
     found: list[int] = []
     for folder, evidence in homes.items():
-        m = h.project_memory.search(folder.replace("\\", "/")) if folder else None
-        if m is None or not evidence.candidates:
-            continue
-        if any(m.group("name").lower().endswith(tail.lower()) for tail in work):
+        name = _memory_name(folder)
+        if name is not None and evidence.candidates and any(name.endswith(t) for t in work):
             found.extend(evidence.candidates)
     return found
+
+
+def project_partners(folders: Iterable[str | None], others: Iterable[str | None]) -> set[str]:
+    """The homes among `others` that are the project of a Claude Code project memory among
+    `folders`, or the memory of a project among them: project_work reads both, whichever
+    import brought each."""
+    given = [f for f in folders if f]
+    names = [n for f in given if (n := _memory_name(f)) is not None]
+    tails = [_project_tail(f) for f in given]
+    found = set()
+    for other in others:
+        if not other:
+            continue
+        name = _memory_name(other)
+        if (name is not None and any(name.endswith(t) for t in tails)) or any(
+            n.endswith(_project_tail(other)) for n in names
+        ):
+            found.add(other)
+    return found
+
+
+def _project_tail(folder: str) -> str:
+    # Claude Code names a project's memory folder after the project's path, "/" and "."
+    # written as "-": the tail a project's folder gives that name.
+    parts = PurePath(folder.replace("\\", "/")).parts[-_home().project_memory_names :]
+    return ("-" + re.sub(r"[/.]", "-", "-".join(parts))).lower()
+
+
+def _memory_name(folder: str | None) -> str | None:
+    m = _home().project_memory.search(folder.replace("\\", "/")) if folder else None
+    return m.group("name").lower() if m else None
 
 
 def job_words(statements: Iterable[str]) -> frozenset[str]:

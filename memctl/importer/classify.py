@@ -166,13 +166,15 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
     if not unsettled:
         return
     # A project's memory takes its project file's verdict (home.project_work): every home
-    # of the import is read, the ones with nothing new for that only.
+    # of the import, and the project or memory of a home that votes now, is read, the ones
+    # with nothing new for that only.
     evidence: dict[str | None, home.Evidence] = {}
     texts: dict[int, str] = {}  # the texts of the homes that vote now
     fresh: set[int] = set()
     # The realm its file gave each line of a home that votes now, and was counted before.
     counted: dict[int, str] = {}
-    for folder in sorted(unsettled | homes, key=lambda f: (f is not None, f or "")):
+    read = unsettled | homes | home.project_partners(unsettled, store.home_lines.homes())
+    for folder in sorted(read, key=lambda f: (f is not None, f or "")):
         evidence[folder] = home.Evidence()
         for path, rows in store.home_lines.of_home(folder):
             lines = [home.Line(*row[:-1]) for row in rows]

@@ -41,6 +41,13 @@ class HomeLines:
         )
         return {r[0] for r in rows}
 
+    def homes(self) -> set[str | None]:
+        """Every home holding a line."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT home FROM home_lines WHERE user_id = ?", [self.user_id]
+        )
+        return {r[0] for r in rows}
+
     def of_home(self, home: str | None) -> Iterator[tuple[str | None, list[tuple[Any, ...]]]]:
         """(path, lines) of each file of `home`, in the order the files were first imported;
         a line is (id, text, *_FIELDS, settled), in entry order."""

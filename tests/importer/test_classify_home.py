@@ -5,6 +5,8 @@ instructions file settles nothing."""
 
 from __future__ import annotations
 
+import pytest
+
 import orjson
 
 JOB = "# USER.md\n\n## Context\n\nWorks at Brightwater Vet Clinic as a small-animal vet.\n"
@@ -161,6 +163,16 @@ def test_a_projects_memory_is_the_job_when_its_project_file_says_so(tree, import
     assert realms["Refer to a witness by their code, never by name."] == "work"
     result = run("classify", "--dry-run", "--json")
     assert orjson.loads(result.stdout)["changes"] == []
+
+
+@pytest.mark.parametrize("first", ["project", "memory"])
+def test_a_projects_memory_and_its_project_file_imported_apart(first, tree, import_json, query):
+    # Two imports, either order: the second reads the home the first settled.
+    root = tree({"code/courts/CLAUDE.md": COURTS, MEMORY: FEEDBACK})
+    paths = {"project": root / "code" / "courts" / "CLAUDE.md", "memory": root / MEMORY}
+    import_json(paths[first])
+    import_json(paths[({"project", "memory"} - {first}).pop()])
+    assert _realms(query)["Refer to a witness by their code, never by name."] == "work"
 
 
 def test_a_projects_memory_keeps_its_own_guess_when_nothing_says_whose(tree, import_json, query):
