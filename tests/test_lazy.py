@@ -54,3 +54,21 @@ def test_opening_a_migrated_store_does_not_load_sqlite_utils(tmp_path) -> None:
            f"Store.open(Path({str(tmp_path / 'm.db')!r})).close()"  # fmt: skip
     assert "sqlite_utils" in _loaded_after(code)  # a new database is migrated with sqlite-utils
     assert "sqlite_utils" not in _loaded_after(code)  # an up-to-date one needs nothing of it
+
+
+def test_a_rerun_of_known_files_compiles_no_lexicon(tmp_path) -> None:
+    # A cron job that imports unchanged files every hour pays for reading them, not for the
+    # classifier's ~1,000 rules (over a second of start-up).
+    note = tmp_path / "MEMORY.md"
+    note.write_text("# MEMORY\n\n- Deploy only after make test passes\n", encoding="utf-8")
+    db = tmp_path / "m.db"
+    argv = ["memctl", "import", str(note), "--db", str(db)]
+    run = f"import contextlib, sys\nfrom memctl.cli import main\nsys.argv = {argv!r}\n" + (
+        "with contextlib.suppress(SystemExit):\n    main()\n"
+        "from memctl.classify import rules\n"
+        "print(rules.lexicon.cache_info().currsize, file=sys.stderr)"
+    )
+    first = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True)
+    assert first.returncode == 0 and first.stderr.split()[-1] == "1", first.stderr
+    again = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True)
+    assert again.returncode == 0 and again.stderr.split()[-1] == "0", again.stderr

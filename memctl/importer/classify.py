@@ -120,6 +120,8 @@ def settle_realms(
     """A file's new lines that say nothing of their realm take the one their section's or
     their file's lines agree on (see scope_realms). Returns the lines as settled, for their
     home (settle_homes)."""
+    if not lines:  # nothing new (a rerun of known files): no lexicon to load
+        return []
     # The worker's chunks come back in no fixed order (memctl.parallel): in entry order, what a
     # home learns first from the file (its first job statements) does not depend on timing.
     lines = sorted(lines, key=lambda line: line[0])
