@@ -129,6 +129,9 @@ def test_noise_classes(text: str, reason: str) -> None:
         ("暂无", "template placeholder"),
         ("- (none yet)", "template placeholder"),
         ("- TBD", "template placeholder"),
+        ("- What the user wants to learn from AI", "template placeholder"),
+        ("- Preferred communication style", "template placeholder"),
+        ("- Areas of interest", "template placeholder"),
         # a program's lines
         ("Nothing to report today.", "log line"),
         ("今日无事", "log line"),
@@ -217,6 +220,9 @@ def test_more_forms_of_each_class(text: str, reason: str) -> None:
         '<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>',
         "Context: 200k tokens",
         "Written by hand.",
+        "- Preferred interaction style: short answers, no small talk",
+        "- Areas of interest: tidal power, old maps",
+        "- What the user wants to learn from AI is Rust",
     ],
 )
 def test_statements_in_those_words_are_kept(text: str) -> None:
