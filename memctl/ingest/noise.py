@@ -114,7 +114,31 @@ def judge(text: str) -> str | None:
     if found := _judge(text):
         return found
     wrapped = _WRAPPED.match(text)
-    return _judge(wrapped[2].strip()) if wrapped else None
+    if wrapped:
+        return _judge(wrapped[2].strip())
+    return _LOG if _all_output(text) else None
+
+
+_LOG = "log line"
+_FENCED = re.compile(r"^(```|~~~)[^\n]*\n(.*)\n\1$", re.S)
+
+
+def _all_output(text: str) -> bool:
+    """Whether `text` is a fenced block each line of which a program wrote, judged line by
+    line (a test run's summary, then a checker's "dag-check: 14 DAGs OK"): what a program
+    printed, pasted whole (TAXONOMY.md, noise: tool output)."""
+    fenced = _FENCED.match(text)
+    if fenced is None:
+        return False
+    lines = [line.strip() for line in fenced[2].splitlines() if line.strip()]
+    # A command at a prompt is what the agent runs, kept (a fenced "$ make test").
+    return bool(lines) and all(
+        not _PROMPT.match(line) and _LOG in (_judge(line), _judge(f"```\n{line}\n```"))
+        for line in lines
+    )
+
+
+_PROMPT = re.compile(r"^(?:\S*[$#%>]|PS [^>]*>)\s")
 
 
 def _judge(text: str) -> str | None:

@@ -182,6 +182,9 @@ def test_noise_classes(text: str, reason: str) -> None:
         ),
         # a line in italics is judged by its words ("_" before a word is no word boundary)
         ("_Fill this in during your first conversation. Make it yours._", "template placeholder"),
+        # a fenced block each line of which a program printed, judged line by line (invented)
+        ("```\n======= 48 passed, 1 skipped in 3.02s =======\nlint: 0 errors\n```", "log line"),
+        ("```text\nExit code: 0\n```", "log line"),
     ],
 )
 def test_more_forms_of_each_class(text: str, reason: str) -> None:
@@ -223,6 +226,9 @@ def test_more_forms_of_each_class(text: str, reason: str) -> None:
         "- Preferred interaction style: short answers, no small talk",
         "- Areas of interest: tidal power, old maps",
         "- What the user wants to learn from AI is Rust",
+        # a fenced command is what the agent runs; a block with one line of its own is kept
+        "```\n$ make test\n```",
+        "```\nexport API_BASE=https://api.example.test\nExit code: 0\n```",
     ],
 )
 def test_statements_in_those_words_are_kept(text: str) -> None:
