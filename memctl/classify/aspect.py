@@ -10,7 +10,8 @@ move to Thursdays" states what stands. Three forms weigh towards episodic:
   time, "yesterday"); in Chinese, which marks no tense, time deixis places the line on a day of
   its own ("这周", "第一次") or a part of the day opens its first clause, and that clause has a
   verb. Habitual or conditional clauses, and a later clause that commands or states what holds
-  now (a dated decision that stands), give none.
+  now (a dated decision that stands), give none. A time adverbial opening the English clause
+  ("in week 5 …", "at the spring launch …") places it in time; its verb is sought after it.
 - ONGOING: a clause in progress or not done yet ("still waiting for", "还没回").
 - PAST (a past verb the line does not place in time) weighs nothing: it tells how a standing
   fact came to be as often as an event.
@@ -78,6 +79,10 @@ class _Lexicon:
     before_adjective: frozenset[str]
     imperative: frozenset[str]
     window: int
+    # A time adverbial opening the first clause ("in October", "at the spring launch"): it
+    # places the predicate in time, and the predicate is looked for after it.
+    adverbial: re.Pattern[str]
+    window_after_adverbial: int
     time: re.Pattern[str]
     stamp: re.Pattern[str]
     habitual: frozenset[str]
@@ -120,6 +125,8 @@ def _lexicon() -> _Lexicon:
         before_adjective=frozenset(en["before_adjective"]),
         imperative=frozenset(en["imperative"]) | frozenset(en["present"]),
         window=int(en["window"]),
+        adverbial=re.compile(raw["time"]["adverbial"], re.I),
+        window_after_adverbial=int(en["window_after_adverbial"]),
         time=re.compile(raw["time"]["pattern"], re.I),
         stamp=re.compile(raw["time"]["stamp"]),
         habitual=frozenset(raw["time"]["habitual"]),
@@ -201,13 +208,13 @@ def _goes_on_standing(later: list[str], lex: _Lexicon) -> bool:
     return False
 
 
-def _english(words: list[str], lex: _Lexicon) -> str | None:
-    """PAST when the first finite verb among the first words is past, None when it is
-    present or modal, when the clause says it is habitual or conditional, or when no verb is
+def _english(words: list[str], lex: _Lexicon, window: int) -> str | None:
+    """PAST when the first finite verb among the first `window` words is past, None when it
+    is present or modal, when the clause says it is habitual or conditional, or when no verb is
     found."""
     if lex.habitual.intersection(words):
         return None
-    for i, word in enumerate(words[: lex.window]):
+    for i, word in enumerate(words[:window]):
         if word in lex.present:
             return None
         if word in lex.past:
@@ -245,10 +252,15 @@ def form(text: str) -> str | None:
         found = _chinese(lex.clause_end.split(plain, maxsplit=1)[0], plain, lex)
         return found or (ONGOING if lex.zh_ongoing.search(plain) else None)
     head, *later = clauses(text)
-    words = _WORD.findall(head.lower())
-    if words and _english(words, lex) is not None and not _goes_on_standing(later, lex):
+    # A time adverbial opening the clause places it, and hides its verb from the window: the
+    # predicate is read after it ("in week 5 the course organiser said …").
+    opened = lex.adverbial.match(head.strip())
+    words = _WORD.findall(head.strip()[opened.end() :].lower() if opened else head.lower())
+    window = lex.window_after_adverbial if opened else lex.window
+    if words and _english(words, lex, window) is not None and not _goes_on_standing(later, lex):
         stamp = lex.stamp.match(text)
-        return EVENT if lex.time.search(text, stamp.end() if stamp else 0) else PAST
+        placed = opened or lex.time.search(text, stamp.end() if stamp else 0)
+        return EVENT if placed else PAST
     if any(lex.en_ongoing.search(part.strip()) for part in (head, *later)):
         return ONGOING
     return None

@@ -37,3 +37,34 @@ def test_answer_style_is_a_taste_of_the_person(text: str) -> None:
 )
 def test_a_task_rule_naming_spelling_or_a_diff_stays_procedural(text: str) -> None:
     assert classify(text, path=AGENTS, section="Global instructions").layer == "procedural"
+
+
+FEEDBACK = ".claude/projects/-home-kim-code-shop/memory/feedback_prices.md"
+RULE = "Prices come from the price sheet — never type a price from memory"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Why:** at the spring fair 40 listings went out with the wrong prices.",
+        "**Why:** in week 3 the shop manager said the old price list wasn't taken down.",
+        "**Why:** in May a batch of invoices with old prices landed in a client's inbox.",
+    ],
+)
+def test_a_time_adverbial_opening_the_reason_places_its_incident(text: str) -> None:
+    # TAXONOMY.md, episodic: the incident behind a rule, told after a time adverbial that
+    # hides its verb from the predicate's window (tests/quality README, third set: "**Why:**"
+    # telling an incident is episodic).
+    assert classify(text, path=FEEDBACK, section=RULE).layer == "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- In marketing copy we use the shop's name in full.",
+        "- On Mondays the courier collects at 11:00.",
+    ],
+)
+def test_no_time_adverbial_no_incident(text: str) -> None:
+    # A preposition before no time word, or a habitual weekday, places nothing once.
+    assert classify(text, path=MEMORY, section="Shop").layer != "episodic"
