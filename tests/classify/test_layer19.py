@@ -68,3 +68,23 @@ def test_a_time_adverbial_opening_the_reason_places_its_incident(text: str) -> N
 def test_no_time_adverbial_no_incident(text: str) -> None:
     # A preposition before no time word, or a habitual weekday, places nothing once.
     assert classify(text, path=MEMORY, section="Shop").layer != "episodic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- 新家地址：江干区秋涛路 66 号 2 幢 1101",
+        "- 摊位在花鸟市场 D 区 8 号。",
+        "Home mooring: Helford River, buoy 22.",
+        "Flat C: 22 Mill Lane, Hove BN3 1AB, let since 2025, £900 a month, due on the 5th.",
+    ],
+)
+def test_where_the_persons_place_is_is_a_fact_about_them(text: str) -> None:
+    # TAXONOMY.md, profile: stable facts about the user; the address of their home, shop,
+    # stall, flat or mooring, also beside a rent's day of the month.
+    assert classify(text, path=MEMORY, section="Long-term Memory > Notes").layer == "profile"
+
+
+@pytest.mark.parametrize("text", ["- NAS 地址 10.0.0.8，ssh 用 key", "- Shop: open 9:00–17:00"])
+def test_a_host_or_opening_hours_is_no_address(text: str) -> None:
+    assert classify(text, path=MEMORY, section="Long-term Memory > Notes").layer != "profile"
