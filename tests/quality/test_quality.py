@@ -39,7 +39,7 @@ AUDIENCES = {"public", "private"}
 # Its layer fell 0.705 -> 0.699 (one line) with the eleventh round's boundary form (layer13: a
 # prohibition of telling or sending), which gained 0.9-3.1 points on test5, dev9 and test9: the
 # same.
-FLOORS = {"precision": 0.92, "recall": 0.99, "layer": 0.695, "realm": 0.87, "audience": 0.955}
+FLOORS = {"precision": 0.94, "recall": 0.99, "layer": 0.695, "realm": 0.87, "audience": 0.955}
 # The same for the second held-out half (test2: agent homes under homes/, in the repository, so
 # always scored). Its layer fell 0.794 -> 0.783 with the fifth round's form cues (layer5), which
 # gained 1.8-2.4 points on test, test3 and test5: the floor follows the figure, and the README
@@ -105,13 +105,13 @@ FLOORS10 = {"precision": 0.965, "recall": 0.985, "layer": 0.875, "realm": 0.41, 
 # plays Call of Cthulhu), written and labelled before any run and first scored on the rules of
 # fca2293 (precision 0.983, recall 1.000, layer 0.819, realm 0.534 alone and 0.560 whole,
 # audience 0.793 alone and 0.802 whole); the floors sit one line below those figures.
-FLOORS11 = {"precision": 0.975, "recall": 0.99, "layer": 0.81, "realm": 0.525, "audience": 0.78}
+FLOORS11 = {"precision": 0.975, "recall": 0.99, "layer": 0.81, "realm": 0.65, "audience": 0.78}
 # Imported whole, as a user imports a home (score --whole-home): the realm a home's other files
 # settle (memctl.classify.home). Audience can move too (relatives named in a home's other files:
 # test11 0.793 alone, 0.802 whole), but its floors hold for the per-half run, the lower one.
 WHOLE_HOME_REALM = {
     "test2": 0.845, "test3": 0.90, "test4": 0.77, "test5": 0.79, "test6": 0.94, "test7": 0.63,
-    "test8": 0.71, "test9": 0.72, "test10": 0.545, "test11": 0.55,
+    "test8": 0.71, "test9": 0.73, "test10": 0.545, "test11": 0.65,
 }  # fmt: skip
 
 
