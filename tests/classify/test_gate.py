@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memctl import segment
-from memctl.classify import dates, facts, injection, rules, secrets
+from memctl.classify import aspect, dates, facts, injection, rules, secrets
 from memctl.classify.gate import (
     Index,
     anchored,
@@ -136,6 +136,10 @@ def all_patterns() -> list[tuple[str, int]]:
         (g.pattern.pattern, g.pattern.flags) for lst in index.by_literal.values() for _, g in lst
     ]
     found += [(p.pattern, p.flags) for rule in facts._rules().facts for _, p in rule.patterns]
+    lex = aspect._lexicon()
+    found += [
+        (g.pattern.pattern, g.pattern.flags) for g in (*lex.withheld, *lex.quiet, *lex.deputy)
+    ]
     return found
 
 
