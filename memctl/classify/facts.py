@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from memctl.classify.gate import Gated, Index, gated
+from memctl.classify.gate import Gated, Grams, Index, gated
 
 _CLAUSE_END = re.compile(r"[，,。.!！?？;；:：\n]")
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -307,7 +307,7 @@ def _no_one(text: str) -> bool:
     return not _CJK.search(rest) and not s.others.search(rest)
 
 
-def hedged(text: str, text_grams: frozenset[str] | None = None) -> bool:
+def hedged(text: str, text_grams: Grams | None = None) -> bool:
     """Whether the wording is hedged ("可能", "thinking about"), which makes any fact uncertain."""
     return bool(_rules().hedge.owners(text, text.casefold(), set(), text_grams))
 

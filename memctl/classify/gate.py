@@ -11,11 +11,12 @@ and whether it needs a digit, are checked too before the regex runs (`Gated.rest
 from __future__ import annotations
 
 import importlib
-import operator
 import re
+import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from typing import Any, NamedTuple
 
 # The regex parser is private API (re._parser since 3.11; sre_parse before, now deprecated).
@@ -234,20 +235,44 @@ class Gated:
     also: tuple[Requirement, ...] = ()
     digit: bool = False
     plain: bool = field(init=False)  # nothing besides `needs` to check
+    # Each of `also` as the pairs (`pair`) of its two-character literals and its other
+    # literals: for a text whose grams an Index has at hand (`rest_holds`).
+    split: tuple[tuple[frozenset[int], Requirement], ...] = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "plain", not self.also and not self.digit)
+        split = tuple(
+            (
+                frozenset(pair(literal) for literal in one if _as_pair(literal)),
+                tuple(literal for literal in one if not _as_pair(literal)),
+            )
+            for one in self.also
+        )
+        object.__setattr__(self, "split", split)
 
-    def rest_holds(self, folded: str) -> bool:
-        """Whether `folded` meets the requirements besides `needs` (an Index checked those)."""
+    def rest_holds(self, folded: str, text_grams: Grams | None = None) -> bool:
+        """Whether `folded` meets the requirements besides `needs` (an Index checked those);
+        `text_grams`, its grams (as an Index takes them), spare most substring searches."""
         if self.digit and not has_digit(folded):
             return False
-        for one in self.also:  # loops, not all(any(…)): this runs for most candidates
-            for literal in one:
-                if literal in folded:
-                    break
-            else:
-                return False
+        if text_grams is None:
+            for one in self.also:  # loops, not all(any(…)): this runs for most candidates
+                for literal in one:
+                    if literal in folded:
+                        break
+                else:
+                    return False
+            return True
+        # Most candidates of a long note have a few of these to check, mostly Chinese words
+        # of two characters that a scan of its 370 characters sought one by one (~45 µs of
+        # the cues' ~80 in such a note): a look-up among its pairs finds them, ~10x cheaper.
+        for pairs, others in self.split:
+            if pairs.isdisjoint(text_grams):
+                for literal in others:
+                    if literal in folded:
+                        break
+                else:
+                    return False
         return True
 
     def admits(self, folded: str) -> bool:
@@ -261,18 +286,47 @@ class Gated:
         return self.pattern.search(text) if self.admits(folded) else None
 
 
+# A two-character literal is in a text exactly when its pair is among the text's grams, for
+# the grams an Index may be given (of the text with typographic apostrophes made plain) too,
+# unless it holds an apostrophe.
+_APOSTROPHES = frozenset("'\u2018\u2019")
+
+
+def _as_pair(literal: str) -> bool:
+    """Whether `rest_holds` may look `literal` up among a text's grams."""
+    return len(literal) == 2 and _APOSTROPHES.isdisjoint(literal)
+
+
 def gated(pattern: str, flags: int = 0) -> Gated:
     needs, also, digit = requirements(pattern, flags)
     return Gated(needs, re.compile(pattern, flags), also, digit)
 
 
+# A text's character pairs, each as one int: its two code points' 8 bytes of UTF-32, read in
+# the machine's byte order (`grams`, `pair`).
+Grams = frozenset[int]
+_UTF32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
+
+
 # Classifying one entry consults several indexes (cues, injection, hedges, facts) for the same
 # text: its grams are built once (about a fifth of the classifier's time otherwise).
 @lru_cache(maxsize=256)
-def grams(folded: str) -> frozenset[str]:
-    """The character pairs of the text: what an `Index` looks its two-character keys up in
-    (its one-character keys it looks for in the text itself)."""
-    return frozenset(map(operator.add, folded, folded[1:]))  # a third faster than slicing
+def grams(folded: str) -> Grams:
+    """The character pairs of the text (`pair` of each): what an `Index` looks its
+    two-character keys up in (its one-character keys it looks for in the text itself)."""
+    # The pairs are read out of the text's UTF-32 by C loops, as 8-byte words from byte 0
+    # (the pairs at even positions) and from byte 4 (at odd ones): making a 2-character
+    # string per position, ~0.2 µs, made a 370-character Chinese note's pairs cost ~60 µs,
+    # these ~28 (and an int hashes for nothing).
+    raw = memoryview(folded.encode(_UTF32, "surrogatepass"))
+    even = raw[: len(raw) // 8 * 8].cast("Q")
+    odd = raw[4 : 4 + max(len(raw) - 4, 0) // 8 * 8].cast("Q")
+    return frozenset(chain(even, odd))
+
+
+def pair(two: str) -> int:
+    """The int `grams` holds for the pair of characters `two`."""
+    return memoryview(two.encode(_UTF32, "surrogatepass")).cast("Q")[0]
 
 
 # Callers may pass the pairs of a text folded with typographic apostrophes made plain
@@ -317,31 +371,32 @@ class Index:
         # A key of one character (a one-character literal: "岁", "€") is looked for in the
         # text (`in`, ~0.1 µs), not among its grams: each character of a Chinese text made a
         # string of its own, as dear to make and hash as a pair, ~80 µs for 400 of them.
-        self._pair_keys = frozenset(key for key in self.keys if len(key) > 1)
+        self._pair_keys = frozenset(pair(key) for key in self.keys if len(key) > 1)
         self._singles = tuple(sorted(key for key in self.keys if len(key) == 1))
         self._ascii_singles = tuple(key for key in self._singles if key.isascii())
 
         # What _candidates walks: per pair, its literals, another pair of each (its rarest
         # but the key: a set look-up in the text's pairs, cheaper than a substring search)
-        # and their patterns. None for a literal the pairs prove present.
-        def entry(key: str, literal: str) -> tuple[str | None, str | None, Patterns]:
+        # and their patterns. None for a literal the pairs prove present. Keyed as the text
+        # gives its keys: a one-character key as it is, a pair as `pair` packs it.
+        def entry(key: str, literal: str) -> tuple[str | None, int | None, Patterns]:
             others = sorted(
-                (pair for pair in dict.fromkeys(_pairs(literal)) if pair != key),
+                (two for two in dict.fromkeys(_pairs(literal)) if two != key),
                 key=counts.__getitem__,
             )
             return (
                 None if literal == key else literal,
-                others[0] if others else None,
+                pair(others[0]) if others else None,
                 tuple(self.by_literal[literal]),
             )
 
-        self._lookup = {
-            key: tuple(entry(key, literal) for literal in literals)
+        self._lookup: dict[str | int, tuple[tuple[str | None, int | None, Patterns], ...]] = {
+            (key if len(key) == 1 else pair(key)): tuple(entry(key, lit) for lit in literals)
             for key, literals in self.by_gram.items()
         }
 
     def _candidates(
-        self, folded: str, text_grams: frozenset[str] | None, skip: set[int]
+        self, folded: str, text_grams: Grams | None, skip: set[int]
     ) -> list[tuple[int, Gated]]:
         """Gated patterns whose required literal occurs in `folded`, owners in `skip` left out."""
         if (refolded := _refold(folded)) is not folded:
@@ -349,24 +404,26 @@ class Index:
         text_grams = text_grams if text_grams is not None else grams(folded)
         found: dict[int, tuple[int, Gated]] = {}
         singles = self._ascii_singles if folded.isascii() else self._singles
-        keys = [key for key in singles if key in folded]
+        keys: list[str | int] = [key for key in singles if key in folded]
         keys += text_grams & self._pair_keys
         for key in keys:
-            for literal, pair, patterns in self._lookup[key]:
-                if literal is None or ((pair is None or pair in text_grams) and literal in folded):
+            for literal, other, patterns in self._lookup[key]:
+                if literal is None or (
+                    (other is None or other in text_grams) and literal in folded
+                ):
                     for owner, gate in patterns:
                         if owner not in skip:
                             found[id(gate)] = (owner, gate)
-        return [(o, g) for o, g in found.values() if g.plain or g.rest_holds(folded)]
+        return [(o, g) for o, g in found.values() if g.plain or g.rest_holds(folded, text_grams)]
 
-    def present(self, folded: str, text_grams: frozenset[str] | None = None) -> set[int]:
+    def present(self, folded: str, text_grams: Grams | None = None) -> set[int]:
         """Owners with a pattern whose requirements `folded` meets (the pattern may still fail)."""
         found = {owner for owner, gate in self.always if gate.rest_holds(_refold(folded))}
         found.update(owner for owner, _ in self._candidates(folded, text_grams, set()))
         return found
 
     def owners(
-        self, text: str, folded: str, skip: set[int], text_grams: frozenset[str] | None = None
+        self, text: str, folded: str, skip: set[int], text_grams: Grams | None = None
     ) -> set[int]:
         """Owners with a pattern that matches; owners in `skip` are not tried."""
         found: set[int] = set()

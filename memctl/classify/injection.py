@@ -13,7 +13,7 @@ import tomllib
 from functools import cache
 from importlib import resources
 
-from memctl.classify.gate import Gated, Index, gated
+from memctl.classify.gate import Gated, Grams, Index, gated
 
 # Longest quote of the matched words shown in a reason.
 QUOTE = 40
@@ -40,7 +40,7 @@ def categories() -> list[str]:
     return list(_flags()[0])
 
 
-def flags(text: str, text_grams: frozenset[str] | None = None) -> list[str]:
+def flags(text: str, text_grams: Grams | None = None) -> list[str]:
     """Human-readable reasons the text looks like an instruction to the model; [] when clean.
 
     `text_grams` (gate.grams of the casefolded text) may be passed to save recomputing them.

@@ -18,7 +18,7 @@ from typing import Any
 
 from memctl import segment
 from memctl.classify import aspect
-from memctl.classify.gate import Gated, Index, gated, grams
+from memctl.classify.gate import Gated, Grams, Index, gated, grams
 from memctl.models import LAYERS, REALMS
 
 FIELDS = ("text", "path", "section", "category")
@@ -183,7 +183,7 @@ def _fired(
     path: str | None,
     section: str | None,
     category: str | None,
-    text_grams: frozenset[str] | None = None,
+    text_grams: Grams | None = None,
 ) -> list[int]:
     lex = lexicon()
     folded = segment.fold(text)
@@ -363,7 +363,7 @@ def score(
     path: str | None,
     section: str | None,
     category: str | None,
-    text_grams: frozenset[str] | None = None,
+    text_grams: Grams | None = None,
     dated: bool = False,
     relatives: frozenset[str] = frozenset(),
 ) -> Scores:
@@ -428,7 +428,7 @@ def _add_cues(
     totals: dict[str, float],
     own: dict[str, float],
     text: str,
-    where: tuple[str | None, str | None, str | None, frozenset[str] | None],
+    where: tuple[str | None, str | None, str | None, Grams | None],
     nearest: frozenset[int],
     *,
     theirs: bool,

@@ -21,6 +21,7 @@ from memctl.classify.gate import (
     gated,
     grams,
     has_digit,
+    pair,
     requirement,
     requirements,
 )
@@ -312,6 +313,40 @@ def test_a_gate_checks_its_other_requirements() -> None:
     index = Index([(1, gate), (2, gated(r"\d{3}"))])
     assert index.owners("usd 100", "usd 100", set()) == {1, 2}
     assert index.present("usd only") == set()
+
+
+@given(st.text(alphabet=st.characters(codec=None, blacklist_categories=()), max_size=12))
+def test_grams_are_the_pairs_of_the_text_packed_one_per_int(text: str) -> None:
+    """Read out of the text's UTF-32 as 8-byte words (surrogates too), each adjacent pair once."""
+    assert grams(text) == {pair(text[i : i + 2]) for i in range(len(text) - 1)}
+    assert len({pair(a + b) for a in "a中\U0001f600" for b in "b文\ud800"}) == 9
+
+
+def test_grams_spare_the_search_of_a_two_character_literal_only_when_it_decides() -> None:
+    """With a text's grams, a gate's other literals of two characters are looked up among its
+    pairs: the answer is the one the substring search gives (an apostrophe's pair, which the
+    grams of segment.fold may hold for a typographic one, is still searched for)."""
+    gate = gated(r"xyz\w(?:ab|'d)")
+    assert gate.also == (("'d", "ab"),)
+    assert [gate.rest_holds(t) for t in ("xyz_ab", "xyz_'d", "xyz_\u2019d", "xyz_a b")] == [
+        True, True, False, False
+    ]  # fmt: skip
+    for text in ("xyz_ab", "xyz_'d", "xyz_\u2019d", "xyz_a b", "ba"):
+        folded = text.casefold()
+        for pairs in (grams(folded), grams(segment.fold(text))):
+            assert gate.rest_holds(folded, pairs) == gate.rest_holds(folded), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=HANZI + "abcdefghijklmnopqrstuvwxyz '\u2019:：,，。0123456789", max_size=60)
+)
+def test_other_requirements_hold_alike_with_the_grams_an_index_is_given(text: str) -> None:
+    folded = text.casefold()
+    pairs = grams(segment.fold(text))
+    for index in _indexes():
+        for _, gate in (g for lst in index.by_literal.values() for g in lst):
+            assert gate.rest_holds(folded, pairs) == gate.rest_holds(folded)
 
 
 def _indexes() -> list[Index]:
