@@ -5,9 +5,8 @@ instructions file settles nothing."""
 
 from __future__ import annotations
 
-import pytest
-
 import orjson
+import pytest
 
 JOB = "# USER.md\n\n## Context\n\nWorks at Brightwater Vet Clinic as a small-animal vet.\n"
 LIFE = "# USER.md\n\n## Context\n\nLikes climbing and sourdough baking.\nLives in Bristol.\n"
