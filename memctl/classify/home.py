@@ -22,6 +22,9 @@ only by its heading ("## 个人") stays the person's but does not vote, its head
 one that names the people the job serves (a guest's, a client's family) votes for the job and,
 when the home serves it, takes the job's realm: a rule about the people a job serves is the
 job's, whatever words of a life it holds (tests/quality README, ninth and tenth sets).
+Who a job serves may follow from the job a statement names ([home] job_serves): a teacher's
+home counts the class's children and their parents ("孩子", "家长") as served, words that in
+another home name the user's own family (realm19).
 Project and global instructions files neither vote nor take it (guideline 19: whose code a
 rule is about is said in the file or not at all). Thresholds: classify.toml [thresholds]
 home_job_*; [home].
@@ -93,6 +96,8 @@ class _Home:
     project_memory: re.Pattern[str]
     project_memory_names: int
     served: frozenset[str]
+    # Per job: the words naming it in a job statement, the people it serves.
+    job_serves: tuple[tuple[frozenset[str], frozenset[str]], ...]
 
 
 @cache
@@ -110,6 +115,13 @@ def _home() -> _Home:
         project_memory=re.compile(raw["project_memory"]),
         project_memory_names=int(raw["project_memory_names"]),
         served=frozenset(segment.fold(w) for w in raw["served_people"]),
+        job_serves=tuple(
+            (
+                frozenset(segment.fold(w) for w in job["jobs"]),
+                frozenset(segment.fold(w) for w in job["people"]),
+            )
+            for job in raw["job_serves"].values()
+        ),
     )
 
 
@@ -175,6 +187,10 @@ class Evidence:
     candidates: list[int] = field(default_factory=list)  # know-how that may take the job's
     # The candidates cued real that name the people the job serves: they voted already.
     serving: set[int] = field(default_factory=set)
+    # The know-how cued real that voted for a life, with its text: it votes for the job instead
+    # when a job statement, in this file or a later one, makes the people it names served.
+    lives: dict[int, str] = field(default_factory=dict)
+    served: frozenset[str] = field(default_factory=lambda: _home().served)
 
     # A project file's rules as its file settled them: work when all that say no realm took it.
     project_work: bool = False
@@ -200,6 +216,7 @@ class Evidence:
             states_job = line.cued and line.realm == WORK and line.layer == h.job_layer
             if states_job and len(self.jobs) < most:
                 self.jobs.append(line.text)
+                self.served |= served_by(line.text)
             if line.layer not in h.taking:
                 continue
             if line.cued:
@@ -218,6 +235,8 @@ class Evidence:
                     if takes and vote != line.realm:
                         self.candidates.append(line.id)
                         self.serving.add(line.id)
+                    elif takes and vote == REAL:
+                        self.lives[line.id] = line.text
             elif (
                 takes
                 and line.realm == REAL
@@ -226,6 +245,21 @@ class Evidence:
                 and (line.audience != "private" or self._private_for_what_it_holds(line.text))
             ):
                 self.candidates.append(line.id)
+        self._serve_lives()
+
+    def _serve_lives(self) -> None:
+        """The lives counted so far that name the people the home's stated job serves
+        ([home] job_serves: a teacher's "孩子", "家长") vote for the job and may take it, as
+        `_vote` counts a line naming served_people."""
+        extra = self.served - _home().served
+        if not extra:
+            return
+        for i in [i for i, text in self.lives.items() if names_any(text, extra)]:
+            del self.lives[i]
+            self.said[REAL] -= 1
+            self.said[WORK] += 1
+            self.candidates.append(i)
+            self.serving.add(i)
 
     @staticmethod
     def _vote(line: Line) -> str:
@@ -294,7 +328,7 @@ class Evidence:
         t = rules.lexicon().thresholds
         # A job's rules name the people it serves more often than its title: counting them
         # makes the vote rest on many lines, not on one rare word of the job statement.
-        served = _home().served
+        served = self.served
         words = job_words(self.jobs) | served if self.jobs else served
         naming = [
             i
@@ -354,6 +388,15 @@ def _project_tail(folder: str) -> str:
 def _memory_name(folder: str | None) -> str | None:
     m = _home().project_memory.search(folder.replace("\\", "/")) if folder else None
     return m.group("name").lower() if m else None
+
+
+def served_by(statement: str) -> frozenset[str]:
+    """The people the job a job statement names serves ([home] job_serves)."""
+    found: frozenset[str] = frozenset()
+    for jobs, people in _home().job_serves:
+        if names_any(statement, jobs):
+            found |= people
+    return found
 
 
 def job_words(statements: Iterable[str]) -> frozenset[str]:

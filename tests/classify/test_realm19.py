@@ -1,0 +1,52 @@
+"""Realm, nineteenth round: the people a stated job serves follow from the job (TAXONOMY.md,
+Realm: work is a job's clients). A teacher serves the class's children and their parents;
+in a home whose profile states a teaching job, a know-how line cued real only for naming
+them votes for the job and takes it when the home serves it ([home] job_serves). In a home
+stating no such job the same words are the user's own family. Invented lines."""
+
+from __future__ import annotations
+
+from memctl.classify import home
+
+USER = "/h/.openclaw/workspace/USER.md"
+MEMORY = "/h/.openclaw/workspace/MEMORY.md"
+
+
+def _line(i, text, realm="real", cued=True, layer="procedural"):
+    return home.Line(i, text, realm, cued, layer, "public", False, False)
+
+
+# Cued real by their family words (孩子, 家长), about the pupils and their parents.
+RULES = [
+    _line(1, "孩子午睡时不要放音乐，家长问起就说园里规定。"),
+    _line(2, "家长接孩子晚了要在登记本上签字。"),
+    _line(3, "孩子们的作品照片只发给各自的家长。"),
+]
+OWN = [_line(4, "周计划周四前交给教研组长", "work"), _line(5, "男朋友周末来成都，提醒我订餐厅")]
+JOB = _line(9, "在一所小学当二年级班主任", "work", layer="profile")
+
+
+def _evidence(*files):
+    evidence = home.Evidence()
+    texts = {}
+    for path, lines in files:
+        evidence.add(path, lines)
+        texts.update((line.id, line.text) for line in lines)
+    return evidence, texts
+
+
+def test_a_teachers_home_counts_the_pupils_and_parents_as_served():
+    # The job statement comes in a file read after the rules.
+    evidence, texts = _evidence((MEMORY, RULES + OWN), (USER, [JOB]))
+    assert (evidence.said["work"], evidence.said["real"]) == (4, 1)
+    assert evidence.serves_job(texts)
+    assert {1, 2, 3} <= set(evidence.candidates)
+    assert 5 not in evidence.candidates  # the boyfriend stays the user's own
+
+
+def test_without_a_teaching_job_the_children_are_the_users_own():
+    shop = _line(9, "在社区开一家花店", "work", layer="profile")
+    evidence, texts = _evidence((MEMORY, RULES + OWN), (USER, [shop]))
+    assert (evidence.said["work"], evidence.said["real"]) == (1, 4)
+    assert not evidence.serves_job(texts)
+    assert not {1, 2, 3} & set(evidence.candidates)
