@@ -64,6 +64,7 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     to_work = {
         i for evidence in homes.values() if evidence.serves_job(texts) for i in evidence.candidates
     } | set(home.project_work(homes))
+    to_work |= {i for evidence in homes.values() for i in evidence.shown}
     # And a relative one file of a home introduced is family in its other files (home.Evidence).
     family = {i for evidence in homes.values() for i in evidence.family(texts)}
     for entry, first, c, realm in settled:

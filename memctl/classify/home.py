@@ -24,7 +24,8 @@ when the home serves it, takes the job's realm: a rule about the people a job se
 job's, whatever words of a life it holds (tests/quality README, ninth and tenth sets).
 Who a job serves may follow from the job a statement names ([home] job_serves): a teacher's
 home counts the class's children and their parents ("孩子", "家长") as served, words that in
-another home name the user's own family (realm19).
+another home name the user's own family (realm19); a line whose only life words name them is
+the job's even where the home's life outweighs the job (`shown`).
 Project and global instructions files neither vote nor take it (guideline 19: whose code a
 rule is about is said in the file or not at all). Thresholds: classify.toml [thresholds]
 home_job_*; [home].
@@ -191,6 +192,9 @@ class Evidence:
     # when a job statement, in this file or a later one, makes the people it names served.
     lives: dict[int, str] = field(default_factory=dict)
     served: frozenset[str] = field(default_factory=lambda: _home().served)
+    # Of those, the ones whose only life words name the people the stated job serves ("带 28 个
+    # 孩子" in a teacher's notes): the job's, whatever the rest of the home serves.
+    shown: list[int] = field(default_factory=list)
 
     # A project file's rules as its file settled them: work when all that say no realm took it.
     project_work: bool = False
@@ -255,11 +259,13 @@ class Evidence:
         if not extra:
             return
         for i in [i for i, text in self.lives.items() if names_any(text, extra)]:
-            del self.lives[i]
+            text = self.lives.pop(i)
             self.said[REAL] -= 1
             self.said[WORK] += 1
             self.candidates.append(i)
             self.serving.add(i)
+            if not rules.says_realm(_without(text, extra)):
+                self.shown.append(i)
 
     @staticmethod
     def _vote(line: Line) -> str:
@@ -397,6 +403,15 @@ def served_by(statement: str) -> frozenset[str]:
         if names_any(statement, jobs):
             found |= people
     return found
+
+
+def _without(text: str, words: frozenset[str]) -> str:
+    """`text` folded, each of `words` it holds taken out (a Latin one as a whole word)."""
+    folded = segment.fold(text)
+    for w in words:
+        if w in folded:
+            folded = re.sub(rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w), " ", folded)
+    return folded
 
 
 def job_words(statements: Iterable[str]) -> frozenset[str]:

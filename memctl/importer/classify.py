@@ -188,6 +188,7 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
     voting = [e for folder, e in evidence.items() if folder in unsettled]
     work = {i for e in voting if e.candidates and e.serves_job(texts) for i in e.candidates}
     work.update(home.project_work(evidence))
+    work.update(i for e in voting for i in e.shown)
     _amend(store, "realm", dict.fromkeys(work, home.WORK), fresh)
     # A line an earlier vote gave the job that this one does not is its file's again: the home
     # ends as one import of all its files would (its life outweighs the job once more notes

@@ -50,3 +50,17 @@ def test_without_a_teaching_job_the_children_are_the_users_own():
     assert (evidence.said["work"], evidence.said["real"]) == (1, 4)
     assert not evidence.serves_job(texts)
     assert not {1, 2, 3} & set(evidence.candidates)
+
+
+def test_a_line_whose_only_life_words_are_the_pupils_is_the_job_in_a_shared_home():
+    # Two people share the home; its life outweighs the job, yet the line is the teacher's.
+    life = [
+        _line(21, "男朋友周末来住，周六晚饭多做一份"),
+        _line(22, "她妈妈下个月来住一周，睡沙发床"),
+        _line(23, "室友在吃降压药，每天早上提醒他"),
+    ]
+    pupils = _line(24, "这学期带 31 个孩子，周三下午有公开课")
+    ill = _line(25, "孩子周六发烧了，别给她排值日")  # a fever is a life's, whoever's
+    evidence, texts = _evidence((MEMORY, [*life, pupils, ill]), (USER, [JOB]))
+    assert not evidence.serves_job(texts)
+    assert evidence.shown == [24]
