@@ -191,6 +191,11 @@ class Evidence:
     # The know-how cued real that voted for a life, with its text: it votes for the job instead
     # when a job statement, in this file or a later one, makes the people it names served.
     lives: dict[int, str] = field(default_factory=dict)
+    # The ids of `lives` not yet looked at with the served people seen last (`_serve_lives`
+    # walks only those while no new job statement came: a home of thousands of daily notes
+    # would otherwise walk every earlier life again for each file).
+    unchecked: list[int] = field(default_factory=list)
+    checked_with: frozenset[str] = frozenset()
     served: frozenset[str] = field(default_factory=lambda: _home().served)
     # Of those, the ones whose only life words name the people the stated job serves ("带 28 个
     # 孩子" in a teacher's notes): the job's, whatever the rest of the home serves.
@@ -241,6 +246,7 @@ class Evidence:
                         self.serving.add(line.id)
                     elif takes and vote == REAL:
                         self.lives[line.id] = line.text
+                        self.unchecked.append(line.id)
             elif (
                 takes
                 and line.realm == REAL
@@ -256,9 +262,11 @@ class Evidence:
         ([home] job_serves: a teacher's "孩子", "家长") vote for the job and may take it, as
         `_vote` counts a line naming served_people."""
         extra = self.served - _home().served
+        todo = self.lives if extra != self.checked_with else self.unchecked
+        self.unchecked, self.checked_with = [], extra
         if not extra:
             return
-        for i in [i for i, text in self.lives.items() if names_any(text, extra)]:
+        for i in [i for i in todo if i in self.lives and names_any(self.lives[i], extra)]:
             text = self.lives.pop(i)
             self.said[REAL] -= 1
             self.said[WORK] += 1
