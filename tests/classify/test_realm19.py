@@ -64,3 +64,21 @@ def test_a_line_whose_only_life_words_are_the_pupils_is_the_job_in_a_shared_home
     evidence, texts = _evidence((MEMORY, [*life, pupils, ill]), (USER, [JOB]))
     assert not evidence.serves_job(texts)
     assert evidence.shown == [24]
+
+
+def test_each_life_is_looked_at_once_while_who_is_served_stays(monkeypatch):
+    # A teacher's home of many daily notes, each with a life line naming none of the pupils:
+    # a file's lives are walked when it comes, not again with every later file.
+    calls = []
+    real = home.names_any
+    monkeypatch.setattr(
+        home, "names_any", lambda text, words: calls.append(text) or real(text, words)
+    )
+    evidence = home.Evidence()
+    evidence.add(USER, [JOB])
+    files = 300
+    for n in range(files):
+        note = f"/h/.openclaw/workspace/memory/2026-{n:04d}.md"
+        evidence.add(note, [_line(100 + n, f"男朋友第 {n} 次来成都，提醒我订餐厅")])
+    lives = [t for t in calls if t.startswith("男朋友")]
+    assert len(lives) == 2 * files  # its vote and one look, not files²/2 looks
