@@ -111,7 +111,7 @@ FLOORS11 = {"precision": 0.975, "recall": 0.99, "layer": 0.81, "realm": 0.65, "a
 # test11 0.793 alone, 0.802 whole), but its floors hold for the per-half run, the lower one.
 WHOLE_HOME_REALM = {
     "test2": 0.845, "test3": 0.90, "test4": 0.77, "test5": 0.79, "test6": 0.94, "test7": 0.63,
-    "test8": 0.71, "test9": 0.73, "test10": 0.545, "test11": 0.65,
+    "test8": 0.71, "test9": 0.73, "test10": 0.545, "test11": 0.69,
 }  # fmt: skip
 
 
