@@ -15,7 +15,7 @@ import re
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import chain
 from typing import Any, NamedTuple
 
@@ -227,13 +227,15 @@ def has_digit(folded: str) -> bool:
 
 @dataclass(frozen=True)
 class Gated:
-    """A compiled pattern and what every match of it needs in the casefolded text: one of the
-    literals `needs`, one of each of `also`, a decimal digit if `digit`."""
+    """A pattern (`source`, compiled as `pattern`) and what every match of it needs in the
+    casefolded text: one of the literals `needs`, one of each of `also`, a decimal digit if
+    `digit`."""
 
     needs: Requirement
-    pattern: re.Pattern[str]
+    source: str
     also: tuple[Requirement, ...] = ()
     digit: bool = False
+    flags: int = 0
     plain: bool = field(init=False)  # nothing besides `needs` to check
     # Each of `also` as the pairs (`pair`) of its two-character literals and its other
     # literals: for a text whose grams an Index has at hand (`rest_holds`).
@@ -249,6 +251,13 @@ class Gated:
             for one in self.also
         )
         object.__setattr__(self, "split", split)
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """Compiled on first use: a small import's few texts meet the needs of few of the
+        lexicons' ~800 patterns, and compiling them all was a third of loading them (a big
+        import compiles them all before its worker forks: `compile_all`)."""
+        return re.compile(self.source, self.flags)
 
     def rest_holds(self, folded: str, text_grams: Grams | None = None) -> bool:
         """Whether `folded` meets the requirements besides `needs` (an Index checked those);
@@ -299,7 +308,19 @@ def _as_pair(literal: str) -> bool:
 
 def gated(pattern: str, flags: int = 0) -> Gated:
     needs, also, digit = requirements(pattern, flags)
-    return Gated(needs, re.compile(pattern, flags), also, digit)
+    made = Gated(needs, pattern, also, digit, flags)
+    _MADE.append(made)
+    return made
+
+
+# Every gated pattern made, for `compile_all`.
+_MADE: list[Gated] = []
+
+
+def compile_all() -> None:
+    """Compile every gated pattern made so far (before a worker forks: it then shares them)."""
+    for made in _MADE:
+        _ = made.pattern
 
 
 # A text's character pairs, each as one int: its two code points' 8 bytes of UTF-32, read in

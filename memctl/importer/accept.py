@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from memctl import CONTEXT_MARKER
-from memctl.classify import classify, kin, secrets
+from memctl.classify import classify, gate, kin, secrets
 from memctl.ingest import noise
 from memctl.ingest.markdown import EMPTY_LABEL
 from memctl.ingest.restraint import judge
@@ -98,8 +98,9 @@ def warm() -> None:
     warm_normalise()
     noise.judge("")
     secrets.redact("")
-    # The classifier's lexicons and dictionary.
+    # The classifier's lexicons and dictionary, their patterns compiled.
     classify("预热")
+    gate.compile_all()
 
 
 def accept_all(

@@ -17,6 +17,7 @@ from memctl.classify import aspect, dates, facts, injection, rules, secrets
 from memctl.classify.gate import (
     Index,
     anchored,
+    compile_all,
     fold,
     gated,
     grams,
@@ -420,3 +421,14 @@ def test_no_requirement_hides_a_match_on_a_dotless_i() -> None:
     assert gate.pattern.search(text) and gate.search(text, text.casefold())
     assert Index([(1, gate)]).owners(text, text.casefold(), set()) == {1}
     assert Index([(1, gate)]).present(text.casefold(), grams(text.casefold())) == {1}
+
+
+def test_a_gated_pattern_is_compiled_when_first_searched():
+    # A small import meets few patterns' needs: the others are never compiled.
+    g = gated(r"\bfjord(?:s)? ferry\b", re.I)
+    assert "pattern" not in vars(g)
+    assert g.search("The fjord ferry leaves at 7", "the fjord ferry leaves at 7") is not None
+    assert vars(g)["pattern"].flags & re.I
+    other = gated(r"\bglacier walk\b")
+    compile_all()  # what a big import does before its worker forks
+    assert "pattern" in vars(other)
