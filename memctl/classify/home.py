@@ -188,6 +188,9 @@ class Evidence:
     candidates: list[int] = field(default_factory=list)  # know-how that may take the job's
     # The candidates cued real that name the people the job serves: they voted already.
     serving: set[int] = field(default_factory=set)
+    # The people the home's job serves: served_people, and those its job statements' jobs
+    # serve ([home] job_serves).
+    served: frozenset[str] = field(default_factory=lambda: _home().served)
     # The know-how cued real that voted for a life, with its text: it votes for the job instead
     # when a job statement, in this file or a later one, makes the people it names served.
     lives: dict[int, str] = field(default_factory=dict)
@@ -196,8 +199,7 @@ class Evidence:
     # would otherwise walk every earlier life again for each file).
     unchecked: list[int] = field(default_factory=list)
     checked_with: frozenset[str] = frozenset()
-    served: frozenset[str] = field(default_factory=lambda: _home().served)
-    # Of those, the ones whose only life words name the people the stated job serves ("带 28 个
+    # Of the lives that turned, the ones whose only life words name those people ("带 28 个
     # 孩子" in a teacher's notes): the job's, whatever the rest of the home serves.
     shown: list[int] = field(default_factory=list)
 

@@ -164,7 +164,7 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
     as one import of all of them. Nothing to do when every line was counted before (a
     re-import of known files). The lines no vote counted yet are amended as new; a line an
     earlier vote settled otherwise changes, logged, unless a person set that field."""
-    unsettled = store.home_lines.unsettled()
+    unsettled = store.home_lines.homes(unsettled=True)
     if not unsettled:
         return
     # A project's memory takes its project file's verdict (home.project_work): every home
@@ -192,8 +192,14 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
     _amend(store, "realm", dict.fromkeys(work, home.WORK), fresh)
     # A line an earlier vote gave the job that this one does not is its file's again: the home
     # ends as one import of all its files would (its life outweighs the job once more notes
-    # came). Only from work: what else a line holds, the vote did not give it.
-    again = {i: realm for i, realm in counted.items() if realm != home.WORK and i not in work}
+    # came). Only a candidate can have been given it, and only from work: what else a line
+    # holds, the vote did not give it.
+    again = {
+        i: counted[i]
+        for e in voting
+        for i in e.candidates
+        if i in counted and i not in work and counted[i] != home.WORK
+    }
     _amend(store, "realm", again, fresh, only_from=home.WORK)
     family = [i for e in voting if e.relatives for i in e.family(texts)]
     _amend(store, "audience", dict.fromkeys(family, "private"), fresh)

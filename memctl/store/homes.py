@@ -33,18 +33,12 @@ class HomeLines:
             _INSERT, ((line[0], user_id, home, path, *line[2:], flag) for line in lines)
         )
 
-    def unsettled(self) -> set[str | None]:
-        """The homes holding a line no vote has counted yet."""
+    def homes(self, unsettled: bool = False) -> set[str | None]:
+        """Every home holding a line, or (`unsettled`) a line no vote has counted yet."""
         rows = self.conn.execute(
-            "SELECT DISTINCT home FROM home_lines WHERE user_id = ? AND settled = 0",
+            "SELECT DISTINCT home FROM home_lines WHERE user_id = ?"
+            + (" AND settled = 0" if unsettled else ""),
             [self.user_id],
-        )
-        return {r[0] for r in rows}
-
-    def homes(self) -> set[str | None]:
-        """Every home holding a line."""
-        rows = self.conn.execute(
-            "SELECT DISTINCT home FROM home_lines WHERE user_id = ?", [self.user_id]
         )
         return {r[0] for r in rows}
 

@@ -9,6 +9,7 @@ import orjson
 import pytest
 from conftest import Run
 
+from memctl.ingest import noise
 from memctl.ingest.noise import judge
 
 
@@ -327,3 +328,9 @@ def test_a_credential_in_a_skipped_log_line_is_not_shown(tmp_path: Path, run: Ru
     assert shown["reason"] == "log line"
     assert key not in result.stdout and "[REDACTED:" in shown["text"]
     assert key not in run("import", str(notes), "--dry-run").stderr
+
+
+def test_a_fenced_blocks_reason_is_a_reason_of_the_data_file() -> None:
+    # noise.py names the reason of a block of program output itself ("log line"): it must be
+    # one the report's breakdown knows.
+    assert noise._LOG in noise.REASONS
