@@ -194,8 +194,9 @@ def scopes(
                 total = sum(votes.values())
                 enough = total >= t["section_realm_min_lines"]
                 if enough and count / total >= t["section_realm_min_share"]:
-                    # A section's own lines settled it, or only its neighbours' (a title's).
-                    return realm, bool(mine)
+                    # A section's own lines settled it, or only its neighbours' (a title's);
+                    # a day's title sets no part of its file apart (rules.only_dates).
+                    return realm, bool(mine) and not rules.only_dates(key)
             heads.pop()
             own = False
         return file, False

@@ -209,6 +209,15 @@ def _named_section(section: str) -> str:
 
 
 @lru_cache(maxsize=4096)
+def only_dates(section: str) -> bool:
+    """Whether every heading of `section` only gives a date (a daily note's title "# 2026-10-15",
+    "2026-11 > 11月3日"): a day names no part of its file, so what its lines say of their realm
+    is their file's to say, not a part's set apart."""
+    dated = lexicon().dated_heading
+    return dated is not None and all(dated.fullmatch(h.strip()) for h in section.split(" > "))
+
+
+@lru_cache(maxsize=4096)
 def _nearest_hits(section: str) -> frozenset[int]:
     """Section cues that name a layer (give one at least heading_names_layer_min) and fire on
     the nearest heading (a trailing date-only heading left out)."""

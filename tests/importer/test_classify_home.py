@@ -120,6 +120,34 @@ def test_a_home_that_came_in_two_imports_is_read_whole(tree, import_json, run, q
     assert orjson.loads(result.stdout)["changes"] == []
 
 
+# A day's notes under the day's title alone, whose lines that say a realm are the person's
+# life: the formats beside them are still the home's know-how.
+DAY_NOTE = (
+    "# 2026-11-03\n\n"
+    "- Brightwater X-ray files are named by case number and date\n"
+    "- Brightwater's dental charts are scanned into the record the same day\n"
+    "- Anaesthetic consent forms are signed at the front desk\n"
+    "- My son's swimming lessons are on Saturdays\n"
+    "- Dad's physio is on Thursday mornings, drive him there\n"
+)
+CONSENT = "Anaesthetic consent forms are signed at the front desk"
+
+
+def test_a_days_title_sets_no_part_of_its_note_apart(tree, import_json, run, query):
+    """A heading that only gives a date names no part of its file (rules.only_dates): the
+    lines its life words settle under it still count for the home's vote, which makes them
+    the job's, as the same lines under a topic of the day's would be."""
+    import_json(tree({"ws/USER.md": JOB, NOTE: JOB_NOTE, "ws/memory/2026-11-03.md": DAY_NOTE}))
+    realms = _realms(query)
+    assert realms[DISCHARGE] == "work"
+    assert realms[CONSENT] == "work"
+    assert realms["Brightwater X-ray files are named by case number and date"] == "work"
+    assert realms["My son's swimming lessons are on Saturdays"] == "real"
+    result = run("classify", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changes"] == []
+
+
 # A business's notes: most lines say work (客户, 供应商, 门店, 顾客), so the file's uncued
 # lines take work; how the owner is addressed says no realm of its own.
 SHOP = (
