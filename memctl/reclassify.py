@@ -61,10 +61,7 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
             texts[entry["id"]] = entry["content"]
         homes.setdefault(home.home_of(path), home.Evidence()).add(path, lines)
         kept.append((home.home_of(path), path, lines))
-    to_work = {
-        i for evidence in homes.values() if evidence.serves_job(texts) for i in evidence.candidates
-    } | set(home.project_work(homes))
-    to_work |= {i for evidence in homes.values() for i in evidence.shown}
+    to_work = home.job_lines(homes, texts)
     # And a relative one file of a home introduced is family in its other files (home.Evidence).
     family = {i for evidence in homes.values() for i in evidence.family(texts)}
     for entry, first, c, realm in settled:

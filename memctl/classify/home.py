@@ -50,7 +50,7 @@ import bisect
 import re
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import pairwise
@@ -205,6 +205,9 @@ class Evidence:
 
     # A project file's rules as its file settled them: work when all that say no realm took it.
     project_work: bool = False
+    # A project file's lines that say no realm and no section settled: the job's when the
+    # project's memory serves the job (memory_work).
+    project_rules: list[int] = field(default_factory=list)
 
     # The relatives the home's files introduce (kin.names, file by file) and the public lines
     # not of a story that may name one.
@@ -218,6 +221,9 @@ class Evidence:
         if "project" in roles:
             uncued = {line.realm for line in lines if not line.cued}
             self.project_work = self.project_work or uncued == {WORK}
+            self.project_rules.extend(
+                line.id for line in lines if not line.cued and not line.by_section
+            )
         if roles & _APART:
             return
         takes = _ABOUT_USER not in roles
@@ -339,8 +345,6 @@ class Evidence:
         """Whether the home serves the user's job; `texts` holds the candidates' texts. With a
         job statement, its know-how is mostly the job's; without one, plainly so, and it names
         the people the job serves."""
-        if not self.candidates:
-            return False
         t = rules.lexicon().thresholds
         # A job's rules name the people it serves more often than its title: counting them
         # makes the vote rest on many lines, not on one rare word of the job statement.
@@ -372,6 +376,41 @@ def project_work(homes: Mapping[str | None, Evidence]) -> list[int]:
         name = _memory_name(folder)
         if name is not None and evidence.candidates and any(name.endswith(t) for t in work):
             found.extend(evidence.candidates)
+    return found
+
+
+def job_lines(
+    homes: Mapping[str | None, Evidence],
+    texts: Mapping[int, str],
+    voting: Container[str | None] | None = None,
+) -> set[int]:
+    """The lines the homes' votes give the job, `texts` holding the homes' lines: the
+    candidates of a home that serves it and the lives its job's people showed to be the job's,
+    of the homes that vote (`voting`; None: all), and the project memories' and projects' rules
+    the partner of each settles (project_work, memory_work)."""
+    votes = [f for f in homes if voting is None or f in voting]
+    serving = [f for f, evidence in homes.items() if evidence.serves_job(texts)]
+    work = {i for f in serving if voting is None or f in voting for i in homes[f].candidates}
+    work.update(i for f in votes for i in homes[f].shown)
+    work.update(project_work(homes))
+    work.update(memory_work(homes, serving))
+    return work
+
+
+def memory_work(homes: Mapping[str | None, Evidence], serving: Iterable[str | None]) -> list[int]:
+    """The rules that say no realm of the projects whose Claude Code memory serves the user's
+    job (`serving`: the homes whose vote found it does): the project a job's memory is kept
+    for is the job's code base (TAXONOMY.md, Realm: work is a job's product), as the memory of
+    a project whose file settles its rules as the job's is the job's (project_work)."""
+    names = [n for f in serving if (n := _memory_name(f)) is not None]
+    found: list[int] = []
+    for folder, evidence in homes.items():
+        if (
+            folder
+            and evidence.project_rules
+            and any(n.endswith(_project_tail(folder)) for n in names)
+        ):
+            found.extend(evidence.project_rules)
     return found
 
 

@@ -167,11 +167,12 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
     unsettled = store.home_lines.homes(unsettled=True)
     if not unsettled:
         return
-    # A project's memory takes its project file's verdict (home.project_work): every home
-    # of the import, and the project or memory of a home that votes now, is read, the ones
-    # with nothing new for that only.
+    # A project's memory takes its project file's verdict, and a project its memory's
+    # (home.project_work, memory_work): every home of the import, and the project or memory
+    # of a home that votes now, is read, the ones with nothing new for that only.
     evidence: dict[str | None, home.Evidence] = {}
-    texts: dict[int, str] = {}  # the texts of the homes that vote now
+    texts: dict[int, str] = {}  # the texts of the homes read
+    voted: dict[int, str] = {}  # …of the homes that vote now
     fresh: set[int] = set()
     # The realm its file gave each line of a home that votes now, and was counted before.
     counted: dict[int, str] = {}
@@ -182,13 +183,12 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
             lines = [home.Line(*row[:-1]) for row in rows]
             evidence[folder].add(path, lines)
             fresh.update(row[0] for row in rows if not row[-1])
+            texts.update((line.id, line.text) for line in lines)
             if folder in unsettled:
-                texts.update((line.id, line.text) for line in lines)
+                voted.update((line.id, line.text) for line in lines)
                 counted.update((row[0], row[2]) for row in rows if row[-1])
     voting = [e for folder, e in evidence.items() if folder in unsettled]
-    work = {i for e in voting if e.candidates and e.serves_job(texts) for i in e.candidates}
-    work.update(home.project_work(evidence))
-    work.update(i for e in voting for i in e.shown)
+    work = home.job_lines(evidence, texts, unsettled)
     _amend(store, "realm", dict.fromkeys(work, home.WORK), fresh)
     # A line an earlier vote gave the job that this one does not is its file's again: the home
     # ends as one import of all its files would (its life outweighs the job once more notes
@@ -201,7 +201,7 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
         if i in counted and i not in work and counted[i] != home.WORK
     }
     _amend(store, "realm", again, fresh, only_from=home.WORK)
-    family = [i for e in voting if e.relatives for i in e.family(texts)]
+    family = [i for e in voting if e.relatives for i in e.family(voted)]
     _amend(store, "audience", dict.fromkeys(family, "private"), fresh)
     store.home_lines.settle(unsettled)
 

@@ -209,6 +209,53 @@ def test_a_projects_memory_keeps_its_own_guess_when_nothing_says_whose(tree, imp
     assert _realms(query)["Refer to a witness by their code, never by name."] != "work"
 
 
+# A job's project memory (invented): the user's job, and know-how that says it serves the job.
+JOB_MEMORY = {
+    ".claude/projects/-home-dana-code-ledger/memory/user_dana.md": (
+        "---\nname: Dana\ndescription: who\ntype: user\n---\n\n"
+        "Dana Okafor, payroll engineer at Brightwater Foods.\n"
+    ),
+    ".claude/projects/-home-dana-code-ledger/memory/feedback_team.md": (
+        "---\nname: Team\ndescription: team\ntype: feedback\n---\n\n"
+        "- Ask the team lead before changing the payroll schema.\n"
+        "- Reply to the client only after the manager signs off.\n"
+        "- Customer invoices are checked by the finance team before release.\n"
+    ),
+}
+# Its project's file: rules that say no realm.
+LEDGER = "# Ledger\n\n- Migrations live in db/migrations/, one file per change.\n"
+MIGRATIONS = "Migrations live in db/migrations/, one file per change."
+
+
+@pytest.mark.parametrize("order", ["together", "project", "memory"])
+def test_the_project_of_a_jobs_memory_is_the_jobs(order, tree, import_json, run, query):
+    """The memory Claude Code keeps for a project serves the user's job: the project is the
+    job's code base, and its rules that say no realm are the job's (home.memory_work), in one
+    import or two, either order."""
+    root = tree({"code/ledger/CLAUDE.md": LEDGER, **JOB_MEMORY})
+    project, memory = root / "code" / "ledger" / "CLAUDE.md", root / ".claude"
+    if order == "together":
+        import_json(project, memory)
+    else:
+        first, second = (project, memory) if order == "project" else (memory, project)
+        import_json(first)
+        import_json(second)
+    assert _realms(query)[MIGRATIONS] == "work"
+    result = run("classify", "--dry-run", "--json")  # `memctl classify` agrees
+    assert orjson.loads(result.stdout)["changes"] == []
+
+
+def test_the_project_of_a_memory_that_serves_no_job_keeps_its_guess(tree, import_json, query):
+    life = {
+        k: v.replace("payroll engineer at Brightwater Foods", "likes hiking")
+        for k, v in JOB_MEMORY.items()
+    }
+    life = {k: v for k, v in life.items() if "feedback" not in k}
+    root = tree({"code/ledger/CLAUDE.md": LEDGER, **life})
+    import_json(root / "code" / "ledger" / "CLAUDE.md", root / ".claude")
+    assert _realms(query)[MIGRATIONS] != "work"
+
+
 # A player's notes (invented): the group's logistics beside the character sheet and the world.
 PLAYER = (
     "# MEMORY\n\n## Me\n\n- Ravi, 31, lives in Lyon\n- Short recaps, bullet points please\n\n"
