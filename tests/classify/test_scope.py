@@ -4,6 +4,8 @@ guidelines 18-20). Examples are invented."""
 
 from __future__ import annotations
 
+import pytest
+
 from memctl.classify import classify, file_realm, kin
 
 GLOBAL = "/home/a/.codex/AGENTS.md"
@@ -444,3 +446,23 @@ def test_how_a_company_counts_and_raises_its_money_is_the_business() -> None:
     # One's own savings are not a company's money.
     for text in ("Rebalance the index funds once a year", "每月定投 2000 元指数基金"):
         assert classify(text, path="/h/.openclaw/workspace/MEMORY.md").realm != "work", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "用户要求：给客户的回复先让主管看过再发",
+        "用户确认：以后供应商的样品先寄到仓库，不寄公司",
+        "用户交代：客户的合同扫描件只发到工作邮箱",
+    ],
+)
+def test_the_user_reporting_what_follows_is_not_its_subject(text) -> None:
+    # "用户要求：…" reports the user's words; what the words are about (the clients) says the
+    # realm, as "用户说：…" does.
+    c = classify(text, path="/h/.nanobot/workspace/memory/HISTORY.md")
+    assert (c.realm, c.realm_cued) == ("work", True)
+
+
+def test_the_user_as_the_subject_of_a_fact_is_still_their_life() -> None:
+    c = classify("用户住在杭州滨江，周末去爬山", path="/h/.nanobot/workspace/memory/MEMORY.md")
+    assert (c.realm, c.realm_cued) == ("real", True)
