@@ -59,6 +59,7 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
             settled.append((entry, first, c, realm))
             lines.append(_line(entry, c, layer, realm, by_section))
             texts[entry["id"]] = entry["content"]
+        lines = home.with_kin(lines)
         homes.setdefault(home.home_of(path), home.Evidence()).add(path, lines)
         kept.append((home.home_of(path), path, lines))
     to_work = home.job_lines(homes, texts)

@@ -82,6 +82,17 @@ class Line(NamedTuple):
     audience: str
     fact: bool  # it keeps a fact about the user (supersede's fact fields)
     by_section: bool  # its realm came from its section's lines, or a heading set it apart
+    # The names its kinship words introduce (kin.introduced), kept with it (table home_lines)
+    # so that a home's later votes do not cut its text again; None: not known yet.
+    kin: frozenset[str] | None = None
+
+
+def with_kin(lines: Iterable[Line]) -> list[Line]:
+    """`lines` with the names each introduces."""
+    return [
+        line if line.kin is not None else line._replace(kin=kin.introduced(line.text))
+        for line in lines
+    ]
 
 
 @dataclass(frozen=True)
@@ -316,7 +327,11 @@ class Evidence:
     def _add_kin(self, lines: list[Line]) -> None:
         # A story's kinship words introduce its characters ("Brother Oswin Hale, human
         # cleric"), no one of the user's family.
-        self.relatives |= kin.names(line.text for line in lines if line.realm != FICTIONAL)
+        # As kin.names reads the file's lines: more names than a family has introduce no one.
+        own = with_kin(line for line in lines if line.realm != FICTIONAL)
+        found = frozenset().union(*(line.kin or () for line in own))
+        if len(found) <= kin.most_names():
+            self.relatives |= found
         had = len(self.public)
         self.public.extend(
             line.id for line in lines if line.audience != "private" and line.realm != FICTIONAL

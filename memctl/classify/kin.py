@@ -218,19 +218,26 @@ def names(
     found: set[str] = set()
     lines = list(texts)
     for text, section in zip(lines, sections or [None] * len(lines), strict=True):
-        if not k.any_word.search(text.lower()):
-            continue
-        named = {m.group("name") for p in k.whose for m in p.finditer(text)}
-        named.update(_latin_names(text, k))
-        if k.cjk.search(text):
-            named.update(_cjk_names(text, k))
-        # A partner of a law firm or a business is a job's title: a line about the job
-        # (realm work) introduces no relative, nor a line of a story.
-        if named and _family_realm(text, section, path):
-            found |= named
+        found |= introduced(text, section, path)
         if len(found) > k.most:
             return frozenset()
     return frozenset(found)
+
+
+def introduced(text: str, section: str | None = None, path: str | None = None) -> frozenset[str]:
+    """The names the kinship words of one text introduce (`names` without its bound)."""
+    k = _kin()
+    if not k.any_word.search(text.lower()):
+        return frozenset()
+    named = {m.group("name") for p in k.whose for m in p.finditer(text)}
+    named.update(_latin_names(text, k))
+    if k.cjk.search(text):
+        named.update(_cjk_names(text, k))
+    # A partner of a law firm or a business is a job's title: a line about the job
+    # (realm work) introduces no relative, nor a line of a story.
+    if named and _family_realm(text, section, path):
+        return frozenset(named)
+    return frozenset()
 
 
 def _family_realm(text: str, section: str | None, path: str | None) -> bool:

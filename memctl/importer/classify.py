@@ -151,7 +151,7 @@ def keep(store: UserStore, homes: Homes, path: str, lines: list[home.Line]) -> N
     counts the home's lines of this import and of every one before it (settle_homes)."""
     folder = home.home_of(path)
     homes.add(folder)
-    store.home_lines.put(folder, path, lines, settled=False)
+    store.home_lines.put(folder, path, home.with_kin(lines), settled=False)
 
 
 def settle_homes(store: UserStore, homes: Homes) -> None:
@@ -180,7 +180,11 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
     for folder in sorted(read, key=lambda f: (f is not None, f or "")):
         evidence[folder] = home.Evidence()
         for path, rows in store.home_lines.of_home(folder):
-            lines = [home.Line(*row[:-1]) for row in rows]
+            lines = home.with_kin(home.Line(*row[:-1]) for row in rows)
+            # A line kept before its names were (home_lines.kin NULL) keeps them now.
+            store.home_lines.name(
+                [line for line, row in zip(lines, rows, strict=True) if row[-2] is None]
+            )
             evidence[folder].add(path, lines)
             fresh.update(row[0] for row in rows if not row[-1])
             texts.update((line.id, line.text) for line in lines)

@@ -8,12 +8,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 # A line as its file settled it, in memctl.classify.home.Line's order after the entry id and
-# text: realm, cued, layer, audience, fact, by_section.
-_FIELDS = ("realm", "cued", "layer", "audience", "fact", "by_section")
+# text: realm, cued, layer, audience, fact, by_section, kin (the names it introduces, one per
+# line of the text; NULL when not known).
+_FIELDS = ("realm", "cued", "layer", "audience", "fact", "by_section", "kin")
 _INSERT = (
     f"INSERT OR REPLACE INTO home_lines (entry_id, user_id, home, path, {', '.join(_FIELDS)}, "
     f"settled) VALUES (?, ?, ?, ?{', ?' * len(_FIELDS)}, ?)"
 )
+
+
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 class HomeLines:
@@ -30,7 +34,8 @@ class HomeLines:
         replacing what an entry had; `settled`: a vote counted them already."""
         user_id, flag = self.user_id, int(settled)
         self.conn.executemany(
-            _INSERT, ((line[0], user_id, home, path, *line[2:], flag) for line in lines)
+            _INSERT,
+            ((line[0], user_id, home, path, *line[2:-1], _names(line[-1]), flag) for line in lines),
         )
 
     def homes(self, unsettled: bool = False) -> set[str | None]:
@@ -60,6 +65,13 @@ class HomeLines:
             )
             yield path, [_line(r) for r in rows]
 
+    def name(self, lines: Iterable[Any]) -> None:
+        """Keep the names each of `lines` (memctl.classify.home.Line) introduces."""
+        self.conn.executemany(
+            "UPDATE home_lines SET kin = ? WHERE entry_id = ? AND user_id = ?",
+            [(_names(line.kin), line.id, self.user_id) for line in lines],
+        )
+
     def settle(self, homes: Iterable[str | None]) -> None:
         """The lines of `homes` are counted now."""
         self.conn.executemany(
@@ -74,5 +86,12 @@ class HomeLines:
 
 
 def _line(row: sqlite3.Row) -> tuple[Any, ...]:
-    i, text, realm, cued, layer, audience, fact, by_section, settled = row
-    return (i, text, realm, bool(cued), layer, audience, bool(fact), bool(by_section), settled)
+    i, text, realm, cued, layer, audience, fact, by_section, kin, settled = row
+    names = None if kin is None else frozenset(kin.split("\n")) if kin else _NO_NAMES
+    return (
+        i, text, realm, bool(cued), layer, audience, bool(fact), bool(by_section), names, settled
+    )  # fmt: skip
+
+
+def _names(names: frozenset[str] | None) -> str | None:
+    return None if names is None else "\n".join(sorted(names))

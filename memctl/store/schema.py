@@ -412,3 +412,17 @@ def m009_home_lines(db: sqlite_utils.Database) -> None:
         CREATE INDEX home_lines_unsettled ON home_lines (user_id, home) WHERE settled = 0
         """,
     )
+
+
+@migration(10, "the names each home line introduces, kept for the home's later votes")
+def m010_home_line_kin(db: sqlite_utils.Database) -> None:
+    _run_statements(
+        db,
+        """
+        -- The names a line's kinship words introduce (memctl.classify.kin), one per line of
+        -- the text: each import's vote reads every line of a home with new lines, and cutting
+        -- them all again with jieba made a two-line import into a home of 9,000 cost seconds.
+        -- NULL: not known yet (a line kept before this column), found when read.
+        ALTER TABLE home_lines ADD COLUMN kin TEXT
+        """,
+    )

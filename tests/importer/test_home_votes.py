@@ -132,3 +132,45 @@ def test_a_home_whose_vote_turns_ends_as_one_import_of_it(tree, import_json, que
     import_json(root / "ws" / "memory" / "2026-11-20.md", "--db", parts)
     columns = "content, realm, layer, audience, status"
     assert _rows(parts, columns) == query(f"SELECT {columns} FROM entries ORDER BY content")
+
+
+# A home whose profile introduces a relative (invented): a later note naming her is family.
+FAMILY_HOME = {
+    "ws/USER.md": BIKE_SHOP_JOB + "- My sister Brenna lives in Galway\n",
+    NOTE: BIKE_SHOP_NOTE,
+}
+LATER = "ws/memory/2026-11-03.md"
+LATER_NOTE = "# 2026-11-03\n\n- Brenna visits on Sunday, lunch at the harbour\n"
+
+
+def test_a_later_import_cuts_only_its_own_lines_for_names(tree, import_json, query, monkeypatch):
+    """The names each line introduces are kept with it (home_lines.kin): a later import's
+    vote reads the home's earlier lines without cutting their texts again, and still knows
+    the relative they introduced."""
+    from memctl.classify import kin
+
+    root = tree(FAMILY_HOME)
+    import_json(root / "ws" / "USER.md", root / "ws" / "memory")
+    cut: list[str] = []
+    real = kin.introduced
+    monkeypatch.setattr(kin, "introduced", lambda text, *a: cut.append(text) or real(text, *a))
+    (root / LATER).write_text(LATER_NOTE, encoding="utf-8")
+    import_json(root / LATER)
+    assert set(cut) == {"Brenna visits on Sunday, lunch at the harbour"}  # none of before
+    audience = dict(query("SELECT content, audience FROM entries"))
+    assert audience["Brenna visits on Sunday, lunch at the harbour"] == "private"
+
+
+def test_lines_kept_before_their_names_were_still_vote_alike(tree, import_json, query, db_path):
+    # A store kept before the column (kin NULL) finds the names when it reads the lines.
+    root = tree(FAMILY_HOME)
+    import_json(root / "ws" / "USER.md", root / "ws" / "memory")
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute("UPDATE home_lines SET kin = NULL")
+    conn.close()
+    (root / LATER).write_text(LATER_NOTE, encoding="utf-8")
+    import_json(root / LATER)
+    audience = dict(query("SELECT content, audience FROM entries"))
+    assert audience["Brenna visits on Sunday, lunch at the harbour"] == "private"
+    assert query("SELECT count(*) FROM home_lines WHERE kin IS NULL") == [(0,)]
