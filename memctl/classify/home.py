@@ -372,7 +372,7 @@ class Evidence:
         ]
         work = self.said[WORK] + len(naming)
         if self.jobs:
-            total = work + sum(n for realm, n in self.said.items() if realm != WORK)
+            total = work + self.said[REAL]
             return work >= t["home_job_min_lines"] and work / total >= t["home_job_min_share"]
         total = work + self.said[REAL]
         return (

@@ -140,6 +140,18 @@ def test_a_home_whose_know_how_is_the_persons_life_does_not():
     assert not evidence.serves_job({})  # 3 of 6: not the share home_job_min_share asks
 
 
+def test_a_story_the_home_keeps_weighs_on_neither_side():
+    """The lines of a story (a web novel, a campaign) are its own realm: they say nothing of
+    whether the home's other know-how serves the job or the person's life."""
+    evidence = home.Evidence()
+    job = home.Line(1, "Works at Acme", "work", True, "profile", "public", False, False)
+    work = [_line(i, "work", cued=True) for i in (2, 3, 4)]
+    life = [_line(i, "real", cued=True) for i in (5, 6)]
+    story = [_line(i, "fictional", cued=True) for i in range(7, 15)]
+    evidence.add("/h/ws/MEMORY.md", [job, *work, *life, *story, _line(20)])
+    assert evidence.serves_job({})  # 3 of the 5 that say work or life
+
+
 def test_no_job_statement_no_job():
     evidence = home.Evidence()
     evidence.add("/h/ws/MEMORY.md", [_line(i, "work", cued=True) for i in (1, 2, 3)] + [_line(4)])
