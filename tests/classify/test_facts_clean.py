@@ -7,10 +7,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memctl.classify import facts
+from memctl.classify.facts import extract
 
 _SPACES = re.compile(r"\s+")
 
@@ -68,3 +70,30 @@ def test_patterns_by_serial_number_are_the_rules_patterns_in_order() -> None:
     nested = [(rule, pattern) for rule in r.facts for _, pattern in rule.patterns]
     assert list(r.by_serial) == nested
     assert [s for rule in r.facts for s, _ in rule.patterns] == list(range(len(nested)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oat-milk vegan muffins are on the top shelf of the bakery van",
+        "Keto snacks for the hiking club go in the green box",
+        "Halal chicken comes from the market on Tuesdays",
+        "Kosher plates are kept apart in the left cupboard",
+    ],
+)
+def test_a_diet_word_before_a_noun_describes_the_food_not_the_person(text):
+    assert extract(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Vegan since last spring, eats no honey", "vegan"),
+        ("Went vegetarian in 2024", "vegetarian"),
+        ("Keto.", "keto"),
+        ("User is pescatarian and drinks no coffee", "pescatarian"),
+    ],
+)
+def test_a_diet_word_told_of_the_person_is_still_their_diet(text, value):
+    fact = extract(text)
+    assert fact is not None and (fact.predicate, fact.value) == ("diet", value)
