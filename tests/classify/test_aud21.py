@@ -1,0 +1,39 @@
+"""Audience, twenty-first round (TAXONOMY.md, Audience): conditions named by their medical
+word-form, and groups a job serves counted or taken whole. Every line here is invented; none is
+copied from a gold file."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import classify
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A disease of a tissue or an organ, by its -opathy.
+        "- Peripheral neuropathy in both feet, so no long walking tours",
+        "- Achilles tendinopathy flared again, swap the hill reps for cycling",
+        # A developmental condition.
+        "- I'm dyslexic: keep summaries short and never in italics",
+        "- She has dyspraxia, so no handwritten forms, send the PDF",
+        # A back or a joint that hurts, told with how much or how often.
+        "- 老周说膝盖又疼了，这周的深蹲换成臀桥",
+        "- 颈椎一直酸，下午提醒我起来活动",
+    ],
+)
+def test_a_condition_by_its_medical_word_form_is_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Replies should show empathy before the fix",
+        "- 这个排期真头疼，先列出三种方案",
+        "- The telepathy subplot is dropped from book two",
+    ],
+)
+def test_words_that_only_look_like_a_condition_stay_public(line: str) -> None:
+    assert classify(line).audience == "public"
