@@ -37,3 +37,34 @@ def test_a_condition_by_its_medical_word_form_is_private(line: str) -> None:
 )
 def test_words_that_only_look_like_a_condition_stay_public(line: str) -> None:
     assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Counted by the tens: a class, a ward, a gym's roll.
+        "- 大一班今年 31 个孩子，午睡分两个房间",
+        "- 她在儿科病房，一个人管 12 个孩子",
+        "- Year 4 has 27 children this term, two of them new",
+        # Taken whole.
+        "- 每个孩子的家长都要加进群里，通知统一发",
+        "- 任何会员的体检报告都只存在前台电脑",
+        # A standing rule for each new one from now on.
+        "- 今后新学员报名都要先填一张健康问卷，有哮喘的要家长签字",
+    ],
+)
+def test_a_group_counted_or_taken_whole_names_no_one(line: str) -> None:
+    assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A family's own few children.
+        "- 我们家 2 个孩子，老大周三游泳",
+        # A rule over every payment is about a sum, not a group.
+        "- Set aside £300 of every client payment for the tax bill",
+    ],
+)
+def test_a_familys_children_and_a_sums_rule_stay_private(line: str) -> None:
+    assert classify(line).audience == "private"
