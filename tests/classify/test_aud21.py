@@ -1,6 +1,6 @@
 """Audience, twenty-first round (TAXONOMY.md, Audience): conditions named by their medical
-word-form, and groups a job serves counted or taken whole. Every line here is invented; none is
-copied from a gold file."""
+word-form, groups a job serves counted or taken whole, and kinds of record named by a private
+topic. Every line here is invented; none is copied from a gold file."""
 
 from __future__ import annotations
 
@@ -67,4 +67,33 @@ def test_a_group_counted_or_taken_whole_names_no_one(line: str) -> None:
     ],
 )
 def test_a_familys_children_and_a_sums_rule_stay_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A kind of record a job keeps, named by a private topic, with no one's value.
+        "- The nightly job copies the loan-book data into the warehouse",
+        "- Never paste salary spreadsheets into the team chat",
+        "- A test fixture once held 12 real mortgage account numbers",
+        # A list or a form a class or a gym keeps.
+        "- 过敏名单每学期开学前更新，贴在教室门后",
+        "- 体检登记表收齐后交给前台，原件锁进柜子",
+    ],
+)
+def test_a_kind_of_record_named_by_a_private_topic_is_public(line: str) -> None:
+    assert classify(line).audience == "public"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # One's own or another's record, or a sum beside it.
+        "- My mortgage account numbers are in the blue folder",
+        "- Income spreadsheet says £4,200 came in for November",
+        "- 她的过敏名单：花生、芒果",
+    ],
+)
+def test_ones_own_record_or_a_sum_stays_private(line: str) -> None:
     assert classify(line).audience == "private"
