@@ -97,3 +97,31 @@ def test_a_kind_of_record_named_by_a_private_topic_is_public(line: str) -> None:
 )
 def test_ones_own_record_or_a_sum_stays_private(line: str) -> None:
     assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A sum by the month with a thousands separator.
+        "- 停车费每个月 1,200，年底一次交清",
+        # A house's price or its down payment in 万 or in tenths.
+        "- 看中的那套总价 480 万，首付三成",
+        # A rent's deposit terms.
+        "- 新房子押一付三，下周签",
+        # A sum to be transferred to or from the person.
+        "- 周五前把 3,500 打给装修队",
+    ],
+)
+def test_a_persons_money_in_chinese_written_forms_is_private(line: str) -> None:
+    assert classify(line).audience == "private"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 每个月 1 号检查一次备份",
+        "- 把 3 个文件转给设计组",
+    ],
+)
+def test_a_day_of_the_month_or_a_count_is_no_sum(line: str) -> None:
+    assert classify(line).audience == "public"
