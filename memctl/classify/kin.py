@@ -182,10 +182,13 @@ def _surname_and_given(tokens: list[tuple[str, str]], j: int) -> Iterable[str]:
 
 @cache
 def dictionary_counts() -> dict[str, int]:
-    """How often jieba's dictionary has each word (memctl.segment's dictionary)."""
+    """How often jieba's dictionary has each word (memctl.segment's dictionary): its own table,
+    read only (a copy was 15 MiB in each process of an import; segment.add_words teaches
+    a private tokenizer, never this one)."""
     tokenizer = segment.jieba().dt
     tokenizer.check_initialized()
-    return dict(tokenizer.FREQ)
+    counts: dict[str, int] = tokenizer.FREQ
+    return counts
 
 
 def _count(word: str) -> int:

@@ -16,6 +16,7 @@ from memctl.importer import accept
 from memctl.importer.accept import Accepted
 from memctl.importer.batch import Batch
 from memctl.ingest import frontmatter, markdown
+from memctl.models import unshared
 from memctl.parallel import Helper, Shared
 from memctl.store import UserStore
 from memctl.store.fields import classified_row
@@ -69,7 +70,8 @@ def merged_away(batch: Batch) -> list[int]:
 
 def job(a: Accepted, relatives: frozenset[str] = frozenset()) -> Job:
     r = a.record
-    return (a.content, r.ts, r.section, r.path, a.category, r.layer_hint, relatives, r.header)
+    content = unshared(a.content)  # a job may be pickled for the worker
+    return (content, r.ts, r.section, r.path, a.category, r.layer_hint, relatives, r.header)
 
 
 def classified(job: Job) -> dict[str, Any]:

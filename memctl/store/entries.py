@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from memctl.errors import EntryNotFound, UsageError
+from memctl.models import unshared
 from memctl.store.changelog import ChangeLog
 from memctl.store.fields import EDITABLE, FACT_FIELDS
 from memctl.store.util import chunks, entry_dict, marks, now_iso
@@ -226,7 +227,7 @@ class Entries:
                 f"VALUES (?, {marks(cols)}) "
                 "ON CONFLICT (user_id, norm_hash) DO NOTHING"
             )
-            self.conn.executemany(sql, values)
+            self.conn.executemany(sql, _bound(values, cols.index("content") + 1))
         if self.conn.total_changes - before == len(ids):
             return ids  # every row went in (the usual case): no need to look them up
         return self.ids_by_hash(ids)
@@ -337,6 +338,13 @@ class Entries:
 
 # What the import settles about entries it just wrote: the file's realm and the fact it implies.
 _AMENDABLE = FACT_FIELDS | {"realm", "audience"}
+
+
+def _bound(rows: list[tuple[Any, ...]], text: int) -> Iterator[tuple[Any, ...]]:
+    """The rows as sqlite3 binds them, one at a time, each with a copy of its text (column
+    `text`; models.unshared): an import keeps its entries' texts after writing them."""
+    for row in rows:
+        yield (*row[:text], unshared(row[text]), *row[text + 1 :])
 
 
 def _check_editable(fields: Iterable[str]) -> None:
