@@ -75,6 +75,8 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     with user.store.transaction():
         # A later import's vote counts these lines as they are read now (settle_homes).
         for folder, path, lines in kept:
+            learnt = homes[folder].learnt
+            lines = [line._replace(says=learnt.get(line.id, line.says)) for line in lines]
             user.home_lines.put(folder, path, lines, settled=True)
         for item in planned:
             was = user.entry(item["id"])["status"]

@@ -52,7 +52,7 @@ from array import array
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import pairwise
 from pathlib import PurePath
 from typing import NamedTuple
@@ -85,6 +85,10 @@ class Line(NamedTuple):
     # The names its kinship words introduce (kin.introduced), kept with it (table home_lines)
     # so that a home's later votes do not cut its text again; None: not known yet.
     kin: frozenset[str] | None = None
+    # Whether a cue of its own words gives a realm weight (rules.says_realm), kept with it
+    # (table home_lines) so that a home's later votes do not match its text again; None: not
+    # known yet (found when a vote first needs it: Evidence.learnt).
+    says: bool | None = None
 
 
 def with_kin(lines: Iterable[Line]) -> list[Line]:
@@ -213,6 +217,9 @@ class Evidence:
     # Of the lives that turned, the ones whose only life words name those people ("带 28 个
     # 孩子" in a teacher's notes): the job's, whatever the rest of the home serves.
     shown: list[int] = field(default_factory=list)
+    # Line.says of the lines that came without it, found as the vote needed it: kept with
+    # them (home_lines.says) for the home's later votes.
+    learnt: dict[int, bool] = field(default_factory=dict)
 
     # A project file's rules as its file settled them: work when all that say no realm took it.
     project_work: bool = False
@@ -223,6 +230,7 @@ class Evidence:
     # The relatives the home's files introduce (kin.names, file by file) and the public lines
     # not of a story that may name one.
     relatives: set[str] = field(default_factory=set)
+    _named: frozenset[str] = field(default=frozenset(), repr=False)  # `relatives`, frozen
     public: array[int] = field(default_factory=lambda: array("q"))
 
     def add(self, path: str | None, lines: Iterable[Line]) -> None:
@@ -271,7 +279,7 @@ class Evidence:
                 and line.realm == REAL
                 and not line.by_section
                 and not line.fact
-                and (line.audience != "private" or self._private_for_what_it_holds(line.text))
+                and (line.audience != "private" or self._private_for_what_it_holds(line))
             ):
                 self.candidates.append(line.id)
         self._serve_lives()
@@ -305,24 +313,32 @@ class Evidence:
             return WORK
         return line.realm
 
-    @staticmethod
-    def _only_its_heading_lives(line: Line) -> bool:
+    def _says(self, line: Line) -> bool:
+        """Line.says, found (and learnt) when the line came without it."""
+        if line.says is not None:
+            return line.says
+        found = self.learnt[line.id] = rules.says_realm(line.text)
+        return found
+
+    def _only_its_heading_lives(self, line: Line) -> bool:
         """Whether a line is real life only by its heading ("## 个人", "## Personal": the
         person's own part of a file), none of its own words leaning to a life ("每天 5:30 起床"
         under "个人"). It stays the person's, but the heading set its part apart from the rest:
         it says nothing of what the home's other know-how serves, as a paid hobby's section
         says nothing of the rest either. A heading naming the job ("## Business") still says
         the home serves one."""
-        return line.realm == REAL and not rules.says_realm(line.text)
+        return line.realm == REAL and not self._says(line)
 
-    def _private_for_what_it_holds(self, text: str) -> bool:
+    def _private_for_what_it_holds(self, line: Line) -> bool:
         """Whether a private line is private for what it holds (an amount, an account, a
         confidence: a shop's prices, a studio's licence login), not for whose life it tells:
         none of its words leans to a realm, not even weakly (a cold, a blood pressure, a
         family word), and it names none of the relatives the home's files introduced so far.
         TAXONOMY.md: audience and realm are two questions; a business's money and logins are
         private and the business's."""
-        return not rules.says_realm(text) and not kin.names_any(text, frozenset(self.relatives))
+        if len(self._named) != len(self.relatives):  # `relatives` only grows
+            self._named = frozenset(self.relatives)
+        return not self._says(line) and not kin.names_any(line.text, self._named)
 
     def _add_kin(self, lines: list[Line]) -> None:
         # A story's kinship words introduce its characters ("Brother Oswin Hale, human
@@ -505,6 +521,13 @@ def names_any(text: str, words: frozenset[str]) -> bool:
         return False
     folded = segment.fold(text)
     # Segmenting is the cost: only a line holding one of the words as a string is cut.
-    if not any(w in folded for w in words):
+    if not any_of(words).search(folded):
         return False
     return not words.isdisjoint(segment.words(folded))
+
+
+@lru_cache(maxsize=256)
+def any_of(words: frozenset[str]) -> re.Pattern[str]:
+    """A pattern finding any of `words` as a string: one scan of a text, where testing each
+    word in turn walks it once a word (a home's vote asks it of every line of the home)."""
+    return re.compile("|".join(re.escape(w) for w in sorted(words)))

@@ -14,7 +14,7 @@ import re
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from memctl import segment
@@ -260,4 +260,13 @@ def names_any(text: str, found: frozenset[str]) -> bool:
         return False
     if not found.isdisjoint(_WORD.findall(text)):
         return True
-    return any(name in text for name in found if not _LATIN.match(name))
+    anywhere = _anywhere(found)
+    return anywhere is not None and anywhere.search(text) is not None
+
+
+@lru_cache(maxsize=256)
+def _anywhere(found: frozenset[str]) -> re.Pattern[str] | None:
+    """A pattern finding any of the names of `found` that are not Latin (found anywhere in a
+    text), in one scan; None when all are Latin."""
+    names = sorted(name for name in found if not _LATIN.match(name))
+    return re.compile("|".join(re.escape(n) for n in names)) if names else None

@@ -185,7 +185,7 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
             lines = home.with_kin(home.Line(*row[:-1]) for row in rows)
             # A line kept before its names were (home_lines.kin NULL) keeps them now.
             store.home_lines.name(
-                [line for line, row in zip(lines, rows, strict=True) if row[-2] is None]
+                [line for line, row in zip(lines, rows, strict=True) if row[8] is None]
             )
             evidence[folder].add(path, lines)
             fresh.update(row[0] for row in rows if not row[-1])
@@ -193,6 +193,8 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
             if folder in unsettled:
                 voted.update((line.id, line.text) for line in lines)
                 counted.update((row[0], row[2]) for row in rows if row[-1])
+    for e in evidence.values():  # what the vote found of lines that came without it
+        store.home_lines.learn(e.learnt)
     voting = [e for folder, e in evidence.items() if folder in unsettled]
     work = home.job_lines(evidence, texts, unsettled)
     _amend(store, "realm", dict.fromkeys(work, home.WORK), fresh)

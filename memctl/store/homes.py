@@ -9,8 +9,9 @@ from typing import Any
 
 # A line as its file settled it, in memctl.classify.home.Line's order after the entry id and
 # text: realm, cued, layer, audience, fact, by_section, kin (the names it introduces, one per
-# line of the text; NULL when not known).
-_FIELDS = ("realm", "cued", "layer", "audience", "fact", "by_section", "kin")
+# line of the text; NULL when not known), says (whether its own words give a realm weight;
+# NULL when not known).
+_FIELDS = ("realm", "cued", "layer", "audience", "fact", "by_section", "kin", "says")
 _INSERT = (
     f"INSERT OR REPLACE INTO home_lines (entry_id, user_id, home, path, {', '.join(_FIELDS)}, "
     f"settled) VALUES (?, ?, ?, ?{', ?' * len(_FIELDS)}, ?)"
@@ -35,7 +36,10 @@ class HomeLines:
         user_id, flag = self.user_id, int(settled)
         self.conn.executemany(
             _INSERT,
-            ((line[0], user_id, home, path, *line[2:-1], _names(line[-1]), flag) for line in lines),
+            (
+                (line[0], user_id, home, path, *line[2:8], _names(line[8]), line[9], flag)
+                for line in lines
+            ),
         )
 
     def homes(self, unsettled: bool = False) -> set[str | None]:
@@ -49,27 +53,41 @@ class HomeLines:
 
     def of_home(self, home: str | None) -> Iterator[tuple[str | None, list[tuple[Any, ...]]]]:
         """(path, lines) of each file of `home`, in the order the files were first imported;
-        a line is (id, text, *_FIELDS, settled), in entry order."""
-        paths = self.conn.execute(
-            "SELECT path, min(entry_id) AS first FROM home_lines "
-            "WHERE user_id = ? AND home IS ? GROUP BY path ORDER BY first",
-            [self.user_id, home],
-        ).fetchall()
+        a line is (id, text, *_FIELDS, settled), in entry order. One query for the home: a
+        vote reads every line of it each import, and a daily notes folder is hundreds of
+        files."""
         columns = ", ".join(f"h.{f}" for f in _FIELDS)
-        for path, _ in paths:
-            rows = self.conn.execute(
-                f"SELECT h.entry_id, e.content, {columns}, h.settled FROM home_lines h "
-                "JOIN entries e ON e.id = h.entry_id "
-                "WHERE h.user_id = ? AND h.home IS ? AND h.path IS ? ORDER BY h.entry_id",
-                [self.user_id, home, path],
-            )
-            yield path, [_line(r) for r in rows]
+        rows = self.conn.execute(
+            f"SELECT h.path, h.entry_id, e.content, {columns}, h.settled FROM home_lines h "
+            "JOIN entries e ON e.id = h.entry_id WHERE h.user_id = ? AND h.home IS ? "
+            "ORDER BY min(h.entry_id) OVER (PARTITION BY h.path), h.entry_id",
+            [self.user_id, home],
+        ).fetchmany
+        path: str | None = None
+        lines: list[tuple[Any, ...]] = []
+        while batch := rows(4096):
+            for r in batch:
+                if lines and r[0] != path:
+                    yield path, lines
+                    lines = []
+                path = r[0]
+                lines.append(_line(r[1:]))
+        if lines:
+            yield path, lines
 
     def name(self, lines: Iterable[Any]) -> None:
         """Keep the names each of `lines` (memctl.classify.home.Line) introduces."""
         self.conn.executemany(
             "UPDATE home_lines SET kin = ? WHERE entry_id = ? AND user_id = ?",
             [(_names(line.kin), line.id, self.user_id) for line in lines],
+        )
+
+    def learn(self, says: dict[int, bool]) -> None:
+        """Keep whether each line's own words give a realm weight (memctl.classify.home.Line's
+        says), by entry id."""
+        self.conn.executemany(
+            "UPDATE home_lines SET says = ? WHERE entry_id = ? AND user_id = ?",
+            [(int(v), i, self.user_id) for i, v in says.items()],
         )
 
     def settle(self, homes: Iterable[str | None]) -> None:
@@ -85,11 +103,12 @@ class HomeLines:
         )
 
 
-def _line(row: sqlite3.Row) -> tuple[Any, ...]:
-    i, text, realm, cued, layer, audience, fact, by_section, kin, settled = row
+def _line(row: Sequence[Any]) -> tuple[Any, ...]:
+    i, text, realm, cued, layer, audience, fact, by_section, kin, says, settled = row
     names = None if kin is None else frozenset(kin.split("\n")) if kin else _NO_NAMES
     return (
-        i, text, realm, bool(cued), layer, audience, bool(fact), bool(by_section), names, settled
+        i, text, realm, bool(cued), layer, audience, bool(fact), bool(by_section), names,
+        None if says is None else bool(says), settled,
     )  # fmt: skip
 
 

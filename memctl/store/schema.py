@@ -426,3 +426,18 @@ def m010_home_line_kin(db: sqlite_utils.Database) -> None:
         ALTER TABLE home_lines ADD COLUMN kin TEXT
         """,
     )
+
+
+@migration(11, "whether each home line's own words give a realm weight, kept for later votes")
+def m011_home_line_says(db: sqlite_utils.Database) -> None:
+    _run_statements(
+        db,
+        """
+        -- Whether a cue of a line's own words gives a realm any weight (rules.says_realm): a
+        -- home's vote asks it of every line of the home (a life only by its heading, a private
+        -- line private only for what it holds), and matching the lexicon's cues against a
+        -- home of 10,000 lines again each import cost a second. NULL: not known yet, found
+        -- when a vote first needs it.
+        ALTER TABLE home_lines ADD COLUMN says INTEGER
+        """,
+    )

@@ -5,6 +5,7 @@ where one import of all of it ends."""
 from __future__ import annotations
 
 import sqlite3
+from pathlib import PurePath
 
 from helpers import BIKE_SHOP_HOME, BIKE_SHOP_JOB, BIKE_SHOP_NOTE
 
@@ -174,3 +175,55 @@ def test_lines_kept_before_their_names_were_still_vote_alike(tree, import_json, 
     audience = dict(query("SELECT content, audience FROM entries"))
     assert audience["Brenna visits on Sunday, lunch at the harbour"] == "private"
     assert query("SELECT count(*) FROM home_lines WHERE kin IS NULL") == [(0,)]
+
+
+def test_a_later_vote_matches_only_its_own_lines_for_a_realm(tree, import_json, query, monkeypatch):
+    """Whether a line's own words give a realm weight is kept with it (home_lines.says): a
+    later import's vote asks it of the new lines only, and votes as before."""
+    from memctl.classify import rules
+
+    asked: list[str] = []
+    real = rules.says_realm
+    monkeypatch.setattr(rules, "says_realm", lambda text: asked.append(text) or real(text))
+    root = tree(FAMILY_HOME)
+    import_json(root / "ws" / "USER.md", root / "ws" / "memory")
+    assert RULE in asked  # the first vote asked it of the home's lines
+    asked.clear()
+    (root / LATER).write_text(LATER_NOTE + "- Mum's knee is better after the physio\n", "utf-8")
+    import_json(root / LATER)
+    assert set(asked) <= {"Brenna visits on Sunday, lunch at the harbour",
+                          "Mum's knee is better after the physio"}  # fmt: skip
+    assert query("SELECT count(*) FROM home_lines WHERE says IS NOT NULL")[0][0] > 0
+    assert _realms(query)[RULE] == "work"
+
+
+def test_a_vote_reads_a_home_in_one_query(tree, import_json, query, db_path):
+    """A home's lines come in one query, file by file in the order the files were first
+    imported (a daily notes folder is hundreds of files, each vote reads them all)."""
+    from memctl.store.homes import HomeLines
+
+    root = tree(FAMILY_HOME)
+    import_json(root / "ws" / "USER.md", root / "ws" / "memory")
+    (root / LATER).write_text(LATER_NOTE, encoding="utf-8")
+    import_json(root / LATER)
+    # A line added later to the first file: its file still comes first.
+    with (root / "ws" / "USER.md").open("a", encoding="utf-8") as f:
+        f.write("- Closes the shop early on Wednesdays\n")
+    import_json(root / "ws" / "USER.md")
+    ((user, home),) = query("SELECT DISTINCT user_id, home FROM home_lines")
+    conn = sqlite3.connect(db_path)
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        files = list(HomeLines(conn, user).of_home(home))
+    finally:
+        conn.close()
+    assert len(statements) == 1
+    names = [PurePath(path).name for path, _ in files]
+    assert names == ["USER.md", "2026-11-02.md", "2026-11-03.md"]
+    expected = query(
+        "SELECT path, entry_id FROM home_lines ORDER BY "
+        "(SELECT min(entry_id) FROM home_lines o WHERE o.path = home_lines.path), entry_id"
+    )
+    assert [(path, line[0]) for path, lines in files for line in lines] == expected
+    assert files[0][1][-1][1] == "Closes the shop early on Wednesdays"

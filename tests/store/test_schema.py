@@ -86,7 +86,7 @@ ROWS: dict[str, list[dict[str, Any]]] = {
     "home_lines": [
         {"entry_id": 1, "user_id": "alice", "home": "/m", "path": "/m/USER.md", "realm": "real",
          "cued": 1, "layer": "profile", "audience": "private", "fact": 1, "by_section": 0,
-         "settled": 1},
+         "kin": "Brenna", "says": 1, "settled": 1},
     ],
 }  # fmt: skip
 
