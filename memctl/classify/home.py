@@ -230,7 +230,11 @@ class Evidence:
     # The relatives the home's files introduce (kin.names, file by file) and the public lines
     # not of a story that may name one.
     relatives: set[str] = field(default_factory=set)
-    _named: frozenset[str] = field(default=frozenset(), repr=False)  # `relatives`, frozen
+    # `relatives` frozen, with those of them found anywhere in a text (kin.names_any) and
+    # their pattern: made again only when `relatives` grew (a file introduced someone).
+    _named: frozenset[str] = field(default=frozenset(), repr=False)
+    _anywhere: list[str] = field(default_factory=list, repr=False)
+    _pattern: re.Pattern[str] | None = field(default=None, repr=False)
     public: array[int] = field(default_factory=lambda: array("q"))
 
     def add(self, path: str | None, lines: Iterable[Line]) -> None:
@@ -336,9 +340,13 @@ class Evidence:
         family word), and it names none of the relatives the home's files introduced so far.
         TAXONOMY.md: audience and realm are two questions; a business's money and logins are
         private and the business's."""
+        if self._says(line):
+            return False
         if len(self._named) != len(self.relatives):  # `relatives` only grows
+            self._anywhere.extend(n for n in self.relatives - self._named if kin.found_anywhere(n))
             self._named = frozenset(self.relatives)
-        return not self._says(line) and not kin.names_any(line.text, self._named)
+            self._pattern = kin.anywhere_of(self._anywhere)
+        return not kin.names_any(line.text, self._named, self._pattern)
 
     def _add_kin(self, lines: list[Line]) -> None:
         # A story's kinship words introduce its characters ("Brother Oswin Hale, human

@@ -253,20 +253,33 @@ def most_names() -> int:
     return _kin().most
 
 
-def names_any(text: str, found: frozenset[str]) -> bool:
+def names_any(
+    text: str, found: frozenset[str], anywhere: re.Pattern[str] | None | bool = True
+) -> bool:
     """Whether `text` names one of the relatives `found`: an English name as a whole word
-    ("Ivy", not "Ivybridge"), a Chinese one anywhere."""
+    ("Ivy", not "Ivybridge"), a Chinese one anywhere. `anywhere`: the pattern of the names of
+    `found` found anywhere (anywhere_of), when the caller keeps it; None when there are none."""
     if not found:
         return False
     if not found.isdisjoint(_WORD.findall(text)):
         return True
-    anywhere = _anywhere(found)
-    return anywhere is not None and anywhere.search(text) is not None
+    if anywhere is True:
+        anywhere = _anywhere(found)
+    return isinstance(anywhere, re.Pattern) and anywhere.search(text) is not None
+
+
+def found_anywhere(name: str) -> bool:
+    """Whether a relative's name is found anywhere in a text, not only as a word: a Chinese
+    one (names_any)."""
+    return not _LATIN.match(name)
+
+
+def anywhere_of(names: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern finding any of `names` (those found_anywhere) in one scan; None: none."""
+    ordered = sorted(names)
+    return re.compile("|".join(re.escape(n) for n in ordered)) if ordered else None
 
 
 @lru_cache(maxsize=256)
 def _anywhere(found: frozenset[str]) -> re.Pattern[str] | None:
-    """A pattern finding any of the names of `found` that are not Latin (found anywhere in a
-    text), in one scan; None when all are Latin."""
-    names = sorted(name for name in found if not _LATIN.match(name))
-    return re.compile("|".join(re.escape(n) for n in names)) if names else None
+    return anywhere_of(name for name in found if found_anywhere(name))

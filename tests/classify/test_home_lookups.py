@@ -42,3 +42,29 @@ def test_relatives_found_anywhere_with_one_pattern():
     for text in ("阿梅来吃饭", "问小宇作业", "nothing here"):
         kin.names_any(text, found)
     assert kin._anywhere.cache_info().misses == 1
+
+
+def test_a_homes_private_lines_look_for_its_relatives_with_one_pattern(monkeypatch):
+    """Whether a private line names a relative the home introduced: the names' pattern is
+    made again only when a file introduced someone, not for each line or file."""
+    made: list[list[str]] = []
+    real = kin.anywhere_of
+    monkeypatch.setattr(
+        kin, "anywhere_of", lambda names: made.append(list(names)) or real(made[-1])
+    )
+
+    def private(i: int, text: str, names: frozenset[str] = frozenset()) -> home.Line:
+        return home.Line(
+            i, text, "real", False, "procedural", "private", False, False, names, False
+        )
+
+    evidence = home.Evidence()
+    evidence.add("/h/MEMORY.md", [private(1, "儿子小宇，14 岁", frozenset({"小宇"}))])
+    for day in range(5):
+        evidence.add(f"/h/memory/2026-01-0{day + 1}.md", [
+            private(10 + 2 * day, "小宇的补习费 300 元一节"),
+            private(11 + 2 * day, "仓库门禁密码 4417"),
+        ])  # fmt: skip
+    assert made == [["小宇"]]
+    # The lines naming him are his family's, the one with the code the home's own.
+    assert 11 in evidence.candidates and 10 not in evidence.candidates
