@@ -11,7 +11,8 @@ mixed (job rules, the person's life, relatives, private lines, random memories),
 the seed so that lines are no template copies. Each build imports the home once (a fresh
 database), then `--repeat` times a new 2-line daily note (the same notes for each build, the
 builds alternating). Printed per size and build: seconds of the big import, and the medians of
-the small imports' seconds inside the import (its report) and user CPU seconds (the process).
+the small imports' seconds inside the import (its report) and user CPU seconds (the process);
+with B, whether the two stores end identical (each entry's realm, layer, audience, status).
 
 A is this checkout's python; B (`--other`) another build's: its venv's python, or with
 `--other-path` any python given PYTHONPATH=CHECKOUT (an older checkout run with this venv).
@@ -170,12 +171,30 @@ def main() -> None:
                 day += dt.timedelta(days=1)
                 for name, (python, e) in builds.items():
                     small[name].append(run(python, e, note, root / f"{name}.db"))
+            stores = {name: _store(root / f"{name}.db") for name in builds}
+            if len(builds) > 1:
+                print(f"# size {size:,}: stores A and B "
+                      f"{'identical' if stores['A'] == stores['B'] else 'DIFFER'}")  # fmt: skip
             for name in builds:
                 rows = small[name]
                 entries = _entries(root / f"{name}.db")
                 inside, wall, cpu = (statistics.median(r[k] for r in rows) for k in (1, 0, 2))
                 print(f"| {size:,} | {name} | {entries:,} | {big[name]:.1f} | {inside:.2f} | "
                       f"{wall:.2f} | {cpu:.2f} |", flush=True)  # fmt: skip
+
+
+def _store(db: Path) -> list[tuple[object, ...]]:
+    """What the imports decided of each entry."""
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(
+            "SELECT id, content, realm, layer, audience, status, merged_into FROM entries "
+            "ORDER BY id"
+        ).fetchall()
+    finally:
+        conn.close()
 
 
 def _entries(db: Path) -> int:
