@@ -92,11 +92,20 @@ class Line(NamedTuple):
 
 
 def with_kin(lines: Iterable[Line]) -> list[Line]:
-    """`lines` with the names each introduces."""
-    return [
-        line if line.kin is not None else line._replace(kin=kin.introduced(line.text))
-        for line in lines
-    ]
+    """`lines`, of one file, with the names each introduces. Once they name more people than a
+    family has, the file introduces no one (kin.names), whatever the rest name: the rest are
+    not cut (a 20k-line notes file would be cut whole), and keep no names."""
+    most, found, done = kin.most_names(), set[str](), []
+    for line in lines:
+        if line.kin is None:
+            names = kin.introduced(line.text) if len(found) <= most else _NO_ONE
+            line = line._replace(kin=names)
+        found.update(line.kin or ())
+        done.append(line)
+    return done
+
+
+_NO_ONE: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -97,3 +97,26 @@ def test_the_homes_family_whatever_order_its_files_come_in() -> None:
     story.add("ws/MEMORY.md", [_line(1, "Brother Oswin Hale, human cleric", realm="fictional")])
     story.add("ws/memory/2026-11-29.md", [_line(2, "Oswin got the amulet")])
     assert story.family({2: "Oswin got the amulet"}) == []
+
+
+def test_a_file_naming_more_people_than_a_family_is_not_cut_to_its_end(monkeypatch):
+    """Once a file's lines name more people than a family has, it introduces no one
+    (kin.names): its remaining lines are not cut for names (a long notes file would be cut
+    whole at every import) and the home learns no relative from it."""
+    from memctl.classify import kin
+
+    names = [f"Zora{chr(97 + i)}" for i in range(kin.most_names() + 3)]
+    texts = [f"My sister {n} lives in Galway" for n in names] + ["My brother Tomas is 40"] * 50
+    lines = [
+        home.Line(i, t, "real", True, "profile", "private", False, False)
+        for i, t in enumerate(texts)
+    ]
+    cut: list[str] = []
+    real = kin.introduced
+    monkeypatch.setattr(kin, "introduced", lambda text, *a: cut.append(text) or real(text, *a))
+    kept = home.with_kin(lines)
+    assert len(cut) == kin.most_names() + 1  # the line that made them too many, then none
+    assert [line.kin for line in kept[len(cut) :]] == [frozenset()] * (len(texts) - len(cut))
+    evidence = home.Evidence()
+    evidence.add("/h/ws/MEMORY.md", kept)
+    assert evidence.relatives == set()
