@@ -376,6 +376,10 @@ class Engine:
             ):
                 continue
             pending.append(row)
+        if self._last:
+            # Read by a later batch only; it holds a copy of every cored record's core (~30
+            # MiB at 200k boilerplate notes), which the candidate search would hold at its peak.
+            self._exact = exact = {}
         self._join_candidates(self._jaccard.add_unverified(pending))
 
     def _join_candidates(self, found: Candidates) -> None:

@@ -392,6 +392,7 @@ def _prefix_join(
     )
     index_owner, index_rank, index_pos = indexed
     x, x_rank, x_pos = probing
+    del indexed, probing  # else they hold the arrays as made while theirs are reordered
     bits = max(int(n).bit_length(), 1)
     vocab = max(int(index_rank.max(initial=0)), int(x_rank.max(initial=0))) + 1
     # Class (old/new x sparse/dense), then rarity, then size order.
@@ -407,16 +408,22 @@ def _prefix_join(
     del by_key
     found = _PairSet()
     for c in (0, 1, 2, 3):
-        sel = np.flatnonzero(~dense[x]) if c & 1 else np.arange(len(x))
-        base = (x_rank[sel].astype(np.int64) + c * vocab) << bits
-        upper = place[x[sel]] if c >= 2 else high[sel]  # new: smaller than x; old: any size
-        lo = np.searchsorted(index_key, base | low[sel], "left")
-        hi = np.searchsorted(index_key, base | upper, "left")
         # Only the probes that meet something: most meet nothing (a dense probe, in a class
-        # of sparse sets), and each cost _passes() and spans() several int64s.
-        live = np.flatnonzero(hi > lo)
-        sel, lo, hi = sel[live], lo[live], hi[live]
-        del base, upper, live
+        # of sparse sets), and each cost _passes() and spans() several int64s. Their ranges
+        # are found a block of probes at a time: for all probes at once, the five int64
+        # temporaries were the join's peak (the boilerplate shape, 810k probes at 100k).
+        live = []
+        for a, b in _blocks(len(x)) or [(0, 0)]:
+            sel = a + (np.flatnonzero(~dense[x[a:b]]) if c & 1 else np.arange(b - a))
+            base = (x_rank[sel].astype(np.int64) + c * vocab) << bits
+            upper = place[x[sel]] if c >= 2 else high[sel]  # new: smaller than x; old: any
+            lo = np.searchsorted(index_key, base | low[sel], "left")
+            hi = np.searchsorted(index_key, base | upper, "left")
+            meets = np.flatnonzero(hi > lo)
+            live.append((sel[meets], lo[meets], hi[meets]))
+        del base, upper
+        sel, lo, hi = (np.concatenate(col) for col in zip(*live, strict=True))
+        del live
         for part, lo_part, hi_part in _passes(lo, hi, _PAIRS_PER_PASS):
             which, at = spans(lo_part, hi_part)
             e = sel[part[which]]
@@ -541,6 +548,7 @@ def _prefixes(
         c = codes[a:b]
         token = number[c >> 21] * letters + number[c & _LOW21]
         key[a:b] = (token << set_bits) | _owners(offsets, a, b)
+    del seen, number  # 16 MiB of int64 for the renumbering, not read past here
     key.sort()  # by token, then set
     set_mask = (1 << set_bits) - 1
     starts = [np.zeros(1, dtype=np.int64)]
@@ -549,17 +557,23 @@ def _prefixes(
         change = (key[lo:b] >> set_bits) != (key[lo - 1 : b - 1] >> set_bits)
         starts.append(lo + np.flatnonzero(change))
     first = np.concatenate(starts)
+    del starts
     counts = np.diff(np.append(first, total))
     rank_of_token = np.empty(len(first), dtype=np.int64)
     rank_of_token[np.argsort(counts, kind="stable")] = np.arange(len(first))
+    del counts
     rank_bits = max(int(len(first) - 1).bit_length(), 1)
     for a, b in _blocks(total):
         g0 = int(np.searchsorted(first, a, "right")) - 1
         g1 = int(np.searchsorted(first, b, "left"))
         span = np.append(first[g0 + 1 : g1], b) - np.maximum(first[g0:g1], a)
         key[a:b] = ((key[a:b] & set_mask) << rank_bits) | np.repeat(rank_of_token[g0:g1], span)
+    # Three int64 arrays as long as the distinct bigrams, not read by _picked: freed before
+    # its pieces are made (the join's peak is there).
+    ranks = len(first)
+    del first, rank_of_token
     key.sort()  # by set, then rank
-    picked = _picked(key, offsets, rank_bits, len(first), (indexed, probing), dense)
+    picked = _picked(key, offsets, rank_bits, ranks, (indexed, probing), dense)
     del key  # as long as the tokens: gone before the pieces are joined
     index_part, probe_part = (tuple(np.concatenate(col) for col in cols) for cols in picked)
     return index_part, probe_part
@@ -620,7 +634,10 @@ def _sorting(keys: np.ndarray) -> np.ndarray:
 
 
 _LOW21 = (1 << 21) - 1
-_BLOCK = 1 << 20  # entries per pass over a token-sized array
+# Entries per pass over a token-sized array: each pass holds ~6 int64 temporaries this long
+# (at 1 << 20, ~50 MiB of the join's peak, in _prefixes, _picked and _bitmaps; a pass's
+# Python cost is nothing beside its numpy work either way).
+_BLOCK = 1 << 18
 # Candidate pairs per pass of the prefix join and per chunk of the band join: each pass holds
 # a dozen arrays this long (at 1 << 20, ~100 MiB of the import's peak; the passes' Python cost
 # is nothing beside their numpy work either way).
