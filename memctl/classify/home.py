@@ -437,8 +437,8 @@ def job_lines(
     of the homes that vote (`voting`; None: all), and the project memories' and projects' rules
     the partner of each settles (project_work, memory_work)."""
     votes = [f for f in homes if voting is None or f in voting]
-    serving = [f for f, evidence in homes.items() if evidence.serves_job(texts)]
-    work = {i for f in serving if voting is None or f in voting for i in homes[f].candidates}
+    serving = {f for f, evidence in homes.items() if evidence.serves_job(texts)}
+    work = {i for f in votes if f in serving for i in homes[f].candidates}
     work.update(i for f in votes for i in homes[f].shown)
     work.update(project_work(homes))
     work.update(memory_work(homes, serving))
