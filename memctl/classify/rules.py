@@ -257,6 +257,15 @@ def _subject_opening() -> re.Pattern[str]:
     return re.compile(table("home")["subject_opening"])
 
 
+@cache
+def _kin_subject() -> re.Pattern[str]:
+    """A kinship word as the line's subject, after a list marker or a label ([kin]
+    cjk_words, latin_subject)."""
+    kin = table("kin")
+    words = "|".join(map(re.escape, sorted(kin["cjk_words"], key=len, reverse=True)))
+    return re.compile(f"{table('home')['subject_opening']}(?:{words}|{kin['latin_subject']})")
+
+
 def opens_with(text: str, names: frozenset[str]) -> bool:
     """Whether `text` opens with one of `names` (after a list marker or a label): its subject.
     A Latin name as a whole word ("Tom", not "Tomas"), a Chinese one as it is written."""
@@ -379,10 +388,11 @@ def score(
     """Scores for an entry; `text_grams` (gate.grams of segment.fold(text)) saves recomputing.
     `dated`: the line opened with its own date (cut into its ts by the reader).
     `relatives`: the people its file introduced as the user's family (kin): a line whose
-    subject is one of them states that person's job, not the user's (TAXONOMY.md, Realm: work
-    is the user's job), so no cue with role "job statement" counts on it."""
+    subject is one of them, or a kinship word ("老公在…做主管"), states that person's job, not
+    the user's (TAXONOMY.md, Realm: work is the user's job), so no cue with role "job
+    statement" counts on it."""
     lex = lexicon()
-    theirs = opens_with(text, relatives)
+    theirs = opens_with(text, relatives) or _kin_subject().match(text) is not None
     t = lex.thresholds
     totals = _plus(lex.priors, aspect.weights(text))  # and the form of its main predicate
     own: dict[str, float] = {}  # realm evidence of the line itself (not of its file's name)
