@@ -1,0 +1,45 @@
+"""Layer round 24 (rules read from the dev halves' misses, checked on the test halves by
+figures). Each test is an invented line of the kind the rule is written for, not a line of a
+gold file."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import classify
+
+USER = "workspace/USER.md"
+MEMORY = "workspace/memory/MEMORY.md"
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "section"),
+    [
+        ("- 每周四下午 5 点去学校接儿子，那天下午别给我排会", USER, "USER.md > Context"),
+        ("女儿 5 岁，周一、周三下午 4 点去托班接她，这两天下午不要约人。", USER, None),
+        ("- 老公在医院上夜班，他下夜班那天上午别给我排课，我要在家看孩子。", MEMORY, "MEMORY.md > 我"),
+        (
+            "- I walk the dog at 12:30 every weekday — don't schedule anything over lunch.",
+            "home/.codex/AGENTS.md",
+            "Global instructions > About me",
+        ),
+    ],
+)  # fmt: skip
+def test_a_booking_limit_after_the_fact_is_a_rule(
+    text: str, path: str, section: str | None
+) -> None:
+    # TAXONOMY.md, procedural: task rules; the fact about the person's days is its reason.
+    assert classify(text, path=path, section=section).layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Addressing someone is the relationship, not a booking limit.
+        "- 叫她“敏姐”就行，别叫刘经理。",
+        # A fact about the person's days with no limit on booking them stays theirs.
+        "- 每周四下午 5 点去接儿子下钢琴课。",
+    ],
+)
+def test_no_booking_limit_without_a_verb_of_booking(text: str) -> None:
+    assert classify(text, path=USER, section="USER.md > Context").layer != "procedural"
