@@ -12,7 +12,8 @@ move to Thursdays" states what stands. Three forms weigh towards episodic:
   verb. Habitual or conditional clauses, and a later clause that commands or states what holds
   now (a dated decision that stands), give none. A time adverbial opening the English clause
   ("in week 5 …", "at the spring launch …") places it in time; its verb is sought after it.
-- ONGOING: a clause in progress or not done yet ("still waiting for", "还没回").
+- ONGOING: a clause in progress or not done yet ("still waiting for", "还没回"), also after a
+  past clause the line does not place in time (what is left to do of what was done).
 - PAST (a past verb the line does not place in time) weighs nothing: it tells how a standing
   fact came to be as often as an event.
 
@@ -141,14 +142,14 @@ def _lexicon() -> _Lexicon:
         frame=tuple(zh["frame"]),
         zh_habitual=re.compile("|".join(map(re.escape, zh["habitual"]))),
         zh_time=re.compile(
-            "|".join(map(re.escape, [*zh["deixis"], *zh["frame"], *raw["ongoing"]["chinese"]]))
+            "|".join([*map(re.escape, [*zh["deixis"], *zh["frame"]]), *raw["ongoing"]["chinese"]])
         ),
         en_ongoing=re.compile(raw["ongoing"]["english"], re.I),
         stative=_stative(raw["stative"]["patterns"]),
         marker=re.compile(raw["opening"]["marker"]),
         stative_verb=re.compile(raw["stative"]["verbs"]),
         withheld=tuple(gated(p, re.I) for p in raw["withheld"]["patterns"]),
-        zh_ongoing=re.compile("|".join(map(re.escape, raw["ongoing"]["chinese"]))),
+        zh_ongoing=re.compile("|".join(raw["ongoing"]["chinese"])),
         quiet=tuple(gated(p, re.I) for p in raw["quiet"]["patterns"]),
         condition=_condition(raw["condition"]),
         deputy=tuple(gated(p, re.I) for p in raw["deputy"]["patterns"]),
@@ -265,11 +266,17 @@ def form(text: str) -> str | None:
     window = lex.window_after_adverbial if opened else lex.window
     if words and _english(words, lex, window) is not None and not _goes_on_standing(later, lex):
         stamp = lex.stamp.match(text)
-        placed = opened or lex.time.search(text, stamp.end() if stamp else 0)
-        return EVENT if placed else PAST
-    if any(lex.en_ongoing.search(part.strip()) for part in (head, *later)):
-        return ONGOING
-    return None
+        if opened or lex.time.search(text, stamp.end() if stamp else 0):
+            return EVENT
+        # A past report the line does not place, then what is still to do about it ("Wrote the
+        # intro; Rosa still has to cut it"): a status snapshot that will go stale.
+        return ONGOING if _ongoing(later, lex) else PAST
+    return ONGOING if _ongoing([head, *later], lex) else None
+
+
+def _ongoing(parts: list[str], lex: _Lexicon) -> bool:
+    """Whether one of the clauses `parts` is in the ongoing aspect."""
+    return any(lex.en_ongoing.search(part.strip()) for part in parts)
 
 
 def stative(text: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import classify
+from memctl.classify import aspect, classify
 
 USER = "workspace/USER.md"
 MEMORY = "workspace/memory/MEMORY.md"
@@ -43,3 +43,30 @@ def test_a_booking_limit_after_the_fact_is_a_rule(
 )
 def test_no_booking_limit_without_a_verb_of_booking(text: str) -> None:
     assert classify(text, path=USER, section="USER.md > Context").layer != "procedural"
+
+
+DAILY = "workspace/memory/2026-11-12.md"
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "section"),
+    [
+        (
+            "Drafted the grant summary with Maya (docs/grant/summary.md); she still has to trim"
+            " it to 300 words.",
+            "projects/grant/memory/project_grant.md",
+            "Grant notes > 2026-11-12",
+        ),
+        ("- 11 月的货款：共 52 笔，还有 6 笔对不上在等供应商回话", DAILY, "2026-11-12"),
+        ("- 小周 | 科目三 | 夜间灯光还不熟，直线行驶没问题", MEMORY, "MEMORY.md > 学员"),
+    ],
+)  # fmt: skip
+def test_what_is_still_to_do_is_a_snapshot(text: str, path: str, section: str) -> None:
+    # TAXONOMY.md, episodic: a status snapshot that will go stale.
+    assert classify(text, path=path, section=section).layer == "episodic"
+
+
+def test_a_word_that_holds_zai_deng_is_no_waiting() -> None:
+    # 存在等 ("there are … and the like") waits for nothing.
+    assert aspect.form("接口存在等待超时的问题") is None
+    assert aspect.form("还有 6 笔在等供应商回话") == aspect.ONGOING
