@@ -70,3 +70,29 @@ def test_a_word_that_holds_zai_deng_is_no_waiting() -> None:
     # 存在等 ("there are … and the like") waits for nothing.
     assert aspect.form("接口存在等待超时的问题") is None
     assert aspect.form("还有 6 笔在等供应商回话") == aspect.ONGOING
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "section"),
+    [
+        (
+            "- 主角沈砚，1930 年代上海照相馆的学徒，能在底片上看见死者的最后一眼。",
+            MEMORY,
+            "Long-term Memory > 小说《暗房》",
+        ),
+        (
+            "- 海岛的设定：老海龟住在灯塔顶上，好朋友是海鸥阿白，涨潮时小路会消失。",
+            MEMORY,
+            "MEMORY.md > 睡前故事",
+        ),
+        (
+            "The Ashen Vale is a frozen valley: its only town, Corbel, was built inside a dead"
+            " dragon's ribs.",
+            "code/ashen-vale/AGENTS.md",
+            "Ashen Vale — GM notes > World",
+        ),
+    ],
+)
+def test_a_storys_cast_and_world_are_its_bible(text: str, path: str, section: str) -> None:
+    # tests/quality README, third set: the story bible (canon, world facts) is procedural.
+    assert classify(text, path=path, section=section).layer == "procedural"
