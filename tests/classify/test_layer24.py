@@ -17,7 +17,11 @@ MEMORY = "workspace/memory/MEMORY.md"
     [
         ("- 每周四下午 5 点去学校接儿子，那天下午别给我排会", USER, "USER.md > Context"),
         ("女儿 5 岁，周一、周三下午 4 点去托班接她，这两天下午不要约人。", USER, None),
-        ("- 老公在医院上夜班，他下夜班那天上午别给我排课，我要在家看孩子。", MEMORY, "MEMORY.md > 我"),
+        (
+            "- 老公在医院上夜班，他下夜班那天上午别给我排课，我要在家看孩子。",
+            MEMORY,
+            "MEMORY.md > 我",
+        ),
         (
             "- I walk the dog at 12:30 every weekday — don't schedule anything over lunch.",
             "home/.codex/AGENTS.md",
