@@ -100,3 +100,10 @@ def test_a_word_that_holds_zai_deng_is_no_waiting() -> None:
 def test_a_storys_cast_and_world_are_its_bible(text: str, path: str, section: str) -> None:
     # tests/quality README, third set: the story bible (canon, world facts) is procedural.
     assert classify(text, path=path, section=section).layer == "procedural"
+
+
+@pytest.mark.parametrize("section", ["World news", "World Cup trip"])
+def test_a_heading_that_goes_on_after_world_names_no_story_world(section: str) -> None:
+    # "## World" and "## Campaign world" name a story's world; "World news" a topic of the
+    # user's life, which no story bible takes out of the other channels.
+    assert classify("- Read the morning briefing before nine", section=section).realm != "fictional"
