@@ -65,10 +65,14 @@ def reclassify(user: UserStore, *, dry_run: bool = False) -> list[dict[str, Any]
     to_work = home.job_lines(homes, texts)
     # And a relative one file of a home introduced is family in its other files (home.Evidence).
     family = {i for evidence in homes.values() for i in evidence.family(texts)}
+    # A line private only for the people its job serves is public (home.unmarked).
+    public = home.unmarked(homes)
     for entry, first, c, realm in settled:
         realm = home.WORK if entry["id"] in to_work else realm
         if entry["id"] in family:
             c = dataclasses.replace(c, audience="private")
+        elif entry["id"] in public:
+            c = dataclasses.replace(c, audience="public")
         planned.extend(_change(entry, first, c, realm, decided))
     if dry_run:
         return planned

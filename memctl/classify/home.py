@@ -226,6 +226,12 @@ class Evidence:
     # Of the lives that turned, the ones whose only life words name those people ("带 28 个
     # 孩子" in a teacher's notes): the job's, whatever the rest of the home serves.
     shown: list[int] = field(default_factory=list)
+    # Of `shown`, the private ones that are private only for those people's words ("孩子的个别
+    # 情况一律私聊家长" in a teacher's notes: the class's children, no family of the user's):
+    # public, as the line without them reads (TAXONOMY.md, Audience: family is the user's).
+    unmarked: list[int] = field(default_factory=list)
+    # The lives that came private (`lives` holds their texts only).
+    private_lives: set[int] = field(default_factory=set)
     # Line.says of the lines that came without it, found as the vote needed it: kept with
     # them (home_lines.says) for the home's later votes.
     learnt: dict[int, bool] = field(default_factory=dict)
@@ -287,6 +293,8 @@ class Evidence:
                     elif takes and vote == REAL:
                         self.lives[line.id] = line.text
                         self.unchecked.append(line.id)
+                        if line.audience == "private":
+                            self.private_lives.add(line.id)
             elif (
                 takes
                 and line.realm == REAL
@@ -312,8 +320,11 @@ class Evidence:
             self.said[WORK] += 1
             self.candidates.append(i)
             self.serving.add(i)
-            if not rules.says_realm(_without(text, extra)):
+            rest = _without(text, extra)
+            if not rules.says_realm(rest):
                 self.shown.append(i)
+                if i in self.private_lives and not _private(rest):
+                    self.unmarked.append(i)
 
     @staticmethod
     def _vote(line: Line) -> str:
@@ -509,6 +520,19 @@ def _without(text: str, words: frozenset[str]) -> str:
         if w in folded:
             folded = re.sub(rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w), " ", folded)
     return folded
+
+
+def _private(text: str) -> bool:
+    """Whether `text`'s own words make it private (no path, section or relatives)."""
+    return rules.score(text, path=None, section=None, category=None).audience == "private"
+
+
+def unmarked(
+    homes: Mapping[str | None, Evidence], voting: Container[str | None] | None = None
+) -> set[int]:
+    """The lines of the homes that vote (`voting`; None: all) that are private only for the
+    words naming the people their job serves (Evidence.unmarked): public."""
+    return {i for f, e in homes.items() if voting is None or f in voting for i in e.unmarked}
 
 
 def job_words(statements: Iterable[str]) -> frozenset[str]:

@@ -209,6 +209,7 @@ def settle_homes(store: UserStore, homes: Homes) -> None:
         if i in counted and i not in work and counted[i] != home.WORK
     }
     _amend(store, "realm", again, fresh, only_from=home.WORK)
+    _amend(store, "audience", dict.fromkeys(home.unmarked(evidence, unsettled), "public"), fresh)
     family = [i for e in voting if e.relatives for i in e.family(voted)]
     _amend(store, "audience", dict.fromkeys(family, "private"), fresh)
     store.home_lines.settle(unsettled)
