@@ -35,3 +35,11 @@ def test_a_relatives_job_is_the_users_life(text: str) -> None:
 )
 def test_the_users_own_job_stays_work(text: str) -> None:
     assert classify(text).realm == "work", text
+
+
+@pytest.mark.parametrize(
+    "text", ["- I DM a D&D 5e campaign for four old schoolmates", "- I run a D&D campaign online"]
+)
+def test_running_a_game_whose_name_holds_an_ampersand_is_the_users_pastime(text: str) -> None:
+    # "running a game": its logistics are the user's life; the game's name may hold "&".
+    assert classify(text).realm == "real", text
