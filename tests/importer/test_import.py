@@ -439,3 +439,33 @@ def test_chains_kept_across_files_decide_as_chains_read_for_each_file(
     fresh = imported(tmp_path / "fresh.db")
     assert sum(status == "superseded" for _, status, _, _ in fresh[0]) > 30
     assert kept == fresh
+
+
+def test_no_record_is_held_while_the_homes_are_settled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last file's records are not kept past it: settle_homes reads every line of the
+    homes again, the peak of a big import's end."""
+    import gc
+
+    from memctl import importer
+    from memctl.models import Record
+    from memctl.store import Store
+
+    notes = tmp_path / "MEMORY.md"
+    notes.write_text("".join(f"- the user's note number {i} is about tea\n" for i in range(50)))
+    alive: list[int] = []
+    settle = importer.classify.settle_homes
+
+    def counting(store: object, homes: object) -> None:
+        alive.append(sum(isinstance(o, Record) for o in gc.get_objects()))
+        settle(store, homes)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importer.classify, "settle_homes", counting)
+    store = Store.open(tmp_path / "m.db")
+    try:
+        report = importer.import_paths(store.for_user("u"), [notes])
+    finally:
+        store.close()
+    assert report.records == 50
+    assert alive == [0]
