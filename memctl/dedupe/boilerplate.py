@@ -143,23 +143,29 @@ class Boilerplate:
         """row -> length of its boilerplate prefix, for the members of one head group."""
         return self._group(self._heads, self._heads2, head, folded, reverse=False)
 
-    def suffixes(self, tail: int, folded: Callable[[int], str]) -> dict[int, int]:
-        """row -> length of its boilerplate suffix, for the members of one tail group."""
-        return self._group(self._tails, self._tails2, tail, folded, reverse=True)
+    def suffixes(self, tail: int, backwards: Callable[[int], str]) -> dict[int, int]:
+        """row -> length of its boilerplate suffix, for the members of one tail group
+        (`backwards(row)`: the folded text reversed)."""
+        return self._group(self._tails, self._tails2, tail, backwards, reverse=True)
+
+    def tail_members(self, tails: list[int]) -> np.ndarray:
+        """The rows of these tail groups, each once."""
+        _, members = self._tails.lookup(np.array(tails, dtype=np.uint64))
+        return np.unique(members)
 
     def _group(
         self,
         index: KeyIndex,
         mid: KeyIndex,
         key: int,
-        folded: Callable[[int], str],
+        side: Callable[[int], str],
         reverse: bool,
     ) -> dict[int, int]:
+        """`side(row)`: the folded text as read from this side (reversed for a tail)."""
         _, members = index.lookup(np.array([key], dtype=np.uint64))
         texts: dict[str, list[tuple[int, str]]] = {}
         for row in members.tolist():
-            text = _masked(folded(row))
-            text = text[::-1] if reverse else text
+            text = _masked(side(row))
             texts.setdefault(text[: self.min_chars], []).append((row, text))
         found: dict[int, int] = {}
         other: dict[int, int] = {}
@@ -204,8 +210,7 @@ class Boilerplate:
                 for row in framed.unmarked(others).tolist():
                     if row not in inside and row not in given:
                         inside.add(row)
-                        text = _masked(folded(row))
-                        group.append((row, text[::-1] if reverse else text))
+                        group.append((row, _masked(side(row))))
             near, split = self._near_carriers(group, cut, shared, reverse)
             for row, length in near.items():
                 if given.get(row, 0) < length:
@@ -214,12 +219,9 @@ class Boilerplate:
                         other[row] = split[row]
         # Lengths so far count a run of digits as one character.
         for row, length in found.items():
-            text = folded(row)
-            found[row] = _unmasked_length(text[::-1] if reverse else text, length)
+            found[row] = _unmasked_length(side(row), length)
         for row, length in other.items():  # counted from the other end
-            text = folded(row)
-            text = text if reverse else text[::-1]
-            self._other[not reverse][row] = _unmasked_length(text, length)
+            self._other[not reverse][row] = _unmasked_length(side(row)[::-1], length)
         return found
 
     def _extend(self, group: list[tuple[int, str]], cut: dict[int, int]) -> None:

@@ -32,6 +32,7 @@ are referenced, not copied (a loaded engine fetches them instead).
 from __future__ import annotations
 
 import struct
+from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ from memctl.dedupe.template import Families, Masker, key_hash, show
 from memctl.dedupe.text import cased_slice, fold, light, light_slice
 from memctl.dedupe.tokens import TokenStore
 from memctl.dedupe.unionfind import Groups
+from memctl.heap import give_back
 
 # 2: the names key (guard.names_key) after the guard key.
 _SIG_VERSION = 2
@@ -110,16 +112,18 @@ class Engine:
         self._ids: list[int] = []
         self._row: dict[int, int] = {}  # id -> row
         self._texts: list[str | None] = []  # as given to add(); None until fetched if loaded
+        # "" once a last add() is past them (signature() folds the text again: _folded_of)
         self._folded: list[str] = []
+        self._length = array("i")  # of the folded text
         self._tkey: list[int | None] = []  # template key hash, 0 when none, None: not computed
         self._guard: list[int | None] = []  # guard key of the core, computed on demand
-        self._core: dict[int, tuple[int, int]] = {}  # span of the folded text after boilerplate
-        self._guard_full: dict[int, int] = {}  # guard of the whole text, for cored records
+        self._core = _Spans()  # span of the folded text after boilerplate
+        self._guard_full = _Keys()  # guard of the whole text, for cored records
         # Names key of the core (0: unknown, None: not computed), and of the whole text for
         # cored records; a group's names are those of its members that show them, kept for
         # its root once it has two members (guard.py: names are compared per group).
         self._names: list[int | None] = []
-        self._names_full: dict[int, int] = {}
+        self._names_full = _Keys()
         self._group_names: dict[int, int] = {}
         self._simhash: dict[int, int] = {}  # fingerprint of the core, when computed
         self._exact: dict[str, int] = {}  # core text -> first record with it
@@ -127,6 +131,7 @@ class Engine:
         # Template key -> (members folded so far, the head they were folded into).
         self._family_folded: dict[int, tuple[int, int]] = {}
         self._fetch: TextSource | None = None
+        self._loaded = 0  # rows made by load(): their folded text is their signature's
         # Records that stopped being canonical in this add(): how (no tuple per record: the
         # garbage collector walks every container, and at 200k records that shows).
         self._lost_layer: dict[int, str] = {}
@@ -161,6 +166,8 @@ class Engine:
         self._stats["records"] += len(new)
         if TEMPLATE in self.layers:
             self._fold_templates(new)
+            if self._last:
+                self._families.release()
         recored = self._find_boilerplate(new) if self.layers - {TEMPLATE} else []
         if self._last:
             self._boilerplate.release()
@@ -209,7 +216,7 @@ class Engine:
         tkey = self._tkey[row]
         if tkey is None:
             lt = self._light_of(row, whole=True)
-            key = self._masker.key(lt, self._folded[row])
+            key = self._masker.key(lt, self._folded_of(row))
             tkey = self._tkey[row] = key_hash(key) if key else 0
         simhash = None if cored else self._simhash.get(row)
         head = _SIG_HEAD.pack(
@@ -222,7 +229,7 @@ class Engine:
             simhash or 0,
             self._groups.length(row),
         )
-        return head + self._folded[row].encode("utf-8", "surrogatepass")
+        return head + self._folded_of(row).encode("utf-8", "surrogatepass")
 
     @classmethod
     def load(
@@ -259,6 +266,7 @@ class Engine:
                     key = engine._masker.key(light(text), engine._folded[r])
                     engine._tkey[r] = key_hash(key) if key else 0
         engine._restore(attach)
+        engine._loaded = len(engine._ids)
         return engine
 
     # ---------------------------------------------------------------- layers
@@ -269,8 +277,12 @@ class Engine:
         row = self._groups.add(item.ts, len(item.text), item.id)
         self._ids.append(item.id)
         self._row[item.id] = row
+        self._core.append()
+        self._guard_full.append()
+        self._names_full.append()
         self._texts.append(item.text)
         self._folded.append(folded)
+        self._length.append(len(folded))
         # The whole text's guard, which goes into its signature (an import stores one for
         # each; in an import this runs beside classification, a signature() afterwards would
         # not), and the core's until boilerplate gives it a core. Computed now, the light text
@@ -330,15 +342,15 @@ class Engine:
         folded = self._folded.__getitem__
         for head in heads:
             starts.update(self._boilerplate.prefixes(head, folded))
-        for tail in tails:
-            ends.update(self._boilerplate.suffixes(tail, folded))
+        if tails:
+            ends = self._suffixes(tails)
         # A note inside its boilerplate: the side that found the copy's start gives its end.
         for cuts, more in zip((starts, ends), self._boilerplate.split_cuts(), strict=True):
             cuts.update({row: n for row, n in more.items() if row not in cuts})
         changed = []
         for row in starts.keys() | ends.keys():
-            n = len(self._folded[row])
-            old = self._core.get(row, (0, n))
+            n = self._length[row]
+            old = self._core.get(row) or (0, n)
             start = starts.get(row, old[0])
             end = n - ends[row] if row in ends else old[1]
             core = (start, max(start, end))
@@ -361,6 +373,38 @@ class Engine:
         if changed:
             self._prefetch(changed)
         return changed
+
+    def _suffixes(self, tails: list[int]) -> dict[int, int]:
+        """Boilerplate.suffixes for each tail group: row -> length of its suffix.
+
+        A tail group's texts are read reversed: its members' folded texts are reversed in
+        place while the groups are searched, so each is held once, not also as a reversed
+        copy (~140 MiB at 200k boilerplate notes, in one crowd); other rows (found through
+        a second window, or kept by the exact map) are reversed when read."""
+        texts, exact = self._folded, self._exact
+        # Not a text that an earlier batch's exact map holds too (as its core): reversed
+        # back, it would be held twice from then on.
+        members = [
+            r
+            for r in self._boilerplate.tail_members(tails).tolist()
+            if r in self._core or exact.get(texts[r]) != r
+        ]
+        flipped = bytearray(len(texts))
+        for row in members:
+            texts[row] = texts[row][::-1]
+            flipped[row] = 1
+
+        def backwards(row: int) -> str:
+            return texts[row] if flipped[row] else texts[row][::-1]
+
+        ends: dict[int, int] = {}
+        try:
+            for tail in tails:
+                ends.update(self._boilerplate.suffixes(tail, backwards))
+        finally:
+            for row in members:
+                texts[row] = texts[row][::-1]
+        return ends
 
     def _jaccard_layer(self, todo: list[int], recored: list[int]) -> None:
         exact = self._exact
@@ -385,7 +429,18 @@ class Engine:
         # group), and a first batch's sets, stored in the join's order, are read in place
         # instead of copied (8 bytes a bigram, ~45 MiB at 200k boilerplate notes).
         self._put_tokens(pending)
+        if self._last:
+            self._drop_folded()
         self._join_candidates(self._jaccard.add_unverified(pending))
+
+    def _drop_folded(self) -> None:
+        """After a last add() has put its bigram sets, only signature() reads a folded text:
+        it folds the record's text again (~20 µs a record) rather than the join's peak being
+        also the folded texts' (~140 MiB at 200k boilerplate notes, held to the last write)."""
+        folded = self._folded
+        for row in range(self._loaded, len(folded)):
+            folded[row] = ""
+        give_back()
 
     def _put_tokens(self, rows: list[int]) -> None:
         self._tokens.put(rows, [self._core_text(r).translate(self._filler) for r in rows])
@@ -570,6 +625,13 @@ class Engine:
 
     # ---------------------------------------------------------------- per-record data
 
+    def _folded_of(self, row: int) -> str:
+        folded = self._folded[row]
+        text = self._texts[row]
+        if not folded and text:  # dropped (an empty one is folded again to "")
+            folded = fold(light(text))
+        return folded
+
     def _core_text(self, row: int) -> str:
         folded = self._folded[row]
         span = self._core.get(row)
@@ -577,7 +639,7 @@ class Engine:
 
     def _core_length(self, row: int) -> int:
         span = self._core.get(row)
-        return len(self._folded[row]) if span is None else span[1] - span[0]
+        return self._length[row] if span is None else span[1] - span[0]
 
     def _guard_key(self, row: int) -> int:
         guard = self._guard[row]
@@ -650,8 +712,12 @@ class Engine:
         row = self._groups.add(ts, size, item)
         self._ids.append(item)
         self._row[item] = row
+        self._core.append()
+        self._guard_full.append()
+        self._names_full.append()
         self._texts.append(None)
         self._folded.append(sig[_SIG_HEAD.size :].decode("utf-8", "surrogatepass"))
+        self._length.append(len(self._folded[-1]))
         self._tkey.append(tkey)
         self._guard.append(guard)
         self._names.append(names)
@@ -706,3 +772,46 @@ class Engine:
                     members.append(r)
             self._floor.insert(members)
             self._unprinted = [r for r in members if self._tokens.dense_row(r)]
+
+
+class _Spans:
+    """Each row's core (the span of its folded text left after boilerplate), or none: two C
+    ints a row. (A dict of tuples held ~46 MiB at 200k boilerplate notes, nearly all cored.)"""
+
+    def __init__(self) -> None:
+        self._start = array("i")  # -1: no core, the whole text
+        self._end = array("i")
+
+    def append(self) -> None:
+        """Room for the next row, with no core."""
+        self._start.append(-1)
+        self._end.append(-1)
+
+    def get(self, row: int) -> tuple[int, int] | None:
+        start = self._start[row]
+        return None if start < 0 else (start, self._end[row])
+
+    def __setitem__(self, row: int, span: tuple[int, int]) -> None:
+        self._start[row], self._end[row] = span
+
+    def __contains__(self, row: int) -> bool:
+        return self._start[row] >= 0
+
+
+class _Keys:
+    """A 64-bit key per row, or none yet (the key that reads as none is only computed again)."""
+
+    _NONE = (1 << 64) - 1
+
+    def __init__(self) -> None:
+        self._keys = array("Q")
+
+    def append(self) -> None:
+        self._keys.append(self._NONE)
+
+    def get(self, row: int) -> int | None:
+        key = self._keys[row]
+        return None if key == self._NONE else key
+
+    def __setitem__(self, row: int, key: int) -> None:
+        self._keys[row] = key

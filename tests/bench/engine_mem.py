@@ -164,7 +164,7 @@ def run(shape: str, size: int, seed: int, trace: bool) -> None:
         "folded texts": engine._folded,
         "ids, row map": (engine._ids, engine._row),
         "template keys, guard keys": (engine._tkey, engine._guard),
-        "cores, whole guards": (engine._core, engine._guard_full),
+        "cores, whole guards": (engine._core, engine._guard_full, engine._names_full),
         "simhash fingerprints": engine._simhash,
         "exact map (core text -> row)": engine._exact,
         "template families": engine._families,

@@ -451,6 +451,21 @@ def test_boilerplate_copy_with_a_typo_arriving_later_joins_its_note(side: str) -
     assert [(m.dup, m.into) for m in merges] in ([(100, 3)], [(3, 100)])
 
 
+def test_a_tail_search_holds_each_folded_text_once() -> None:
+    """A tail group's folded texts are reversed in place while it is searched, then back; one
+    that an earlier batch's exact map keeps is read reversed instead: reversed back, it would
+    be a second copy from then on."""
+    items = [Item(i, NOTES[i] + BOILERPLATE, None) for i in range(len(NOTES))]
+    engine = Engine()
+    assert engine.add(items[:3]) == []  # too few to be a group: compared on their whole text
+    earlier = [engine._folded[i] for i in range(3)]
+    assert all(engine._exact[text] == i for i, text in enumerate(earlier))
+    assert engine.add(items[3:]) == []
+    assert engine.stats()["boilerplate_records"] == len(NOTES)
+    assert all(engine._folded[i] is text for i, text in enumerate(earlier))
+    assert engine._folded == [fold(light(i.text)) for i in items]
+
+
 def test_the_guard_holds_on_the_text_after_boilerplate() -> None:
     notes = [BOILERPLATE + n for n in NOTES]
     copy = BOILERPLATE + NOTES[5].replace("每周去", "每周三去")  # a named slot: another fact
@@ -529,7 +544,8 @@ def test_pairs_taken_a_block_at_a_time_give_the_same_merges(
 
 def test_the_last_add_frees_the_indexes_and_changes_no_merge_nor_signature() -> None:
     """After last_add() the next add() frees what only a later batch reads (band keys, bigram
-    sets, SimHash and boilerplate indexes, the exact-text map) as soon as it is past it: its
+    sets, SimHash and boilerplate indexes, the exact-text map, template families' members)
+    as soon as it is past it: its
     merges, canonicals and signatures are those of an engine that keeps everything; a further
     add() is refused."""
     records = build(3_000, seed=7)
@@ -546,5 +562,8 @@ def test_the_last_add_frees_the_indexes_and_changes_no_merge_nor_signature() -> 
     assert last._jaccard._bands.size == 0 < kept._jaccard._bands.size
     assert len(last._tokens) == 0 < len(kept._tokens)
     assert not last._exact and kept._exact
+    # Its folded texts too, which signature() folds again (the same signatures, above).
+    assert not any(last._folded) and all(kept._folded)
+    assert not last._families._members and kept._families._members
     with pytest.raises(RuntimeError, match="last add"):
         last.add([Item(99_999, COFFEE, None)])
