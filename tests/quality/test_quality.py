@@ -47,7 +47,9 @@ FLOORS = {"precision": 0.94, "recall": 0.99, "layer": 0.695, "realm": 0.87, "aud
 # It fell again 0.811 -> 0.794 (three lines) with the twelfth round's layer forms (layer15,
 # tuned on dev-dev10 less dev6), which gained on test6 and test8 and, through the home's job
 # vote, test10's realm 0.469 -> 0.552: the floor follows, as the README says.
-FLOORS2 = {"precision": 0.96, "recall": 0.99, "layer": 0.79, "realm": 0.82, "audience": 0.925}
+# Seventeenth round: realm 0.850 -> 0.900 alone (0.922 whole) and audience 0.933 -> 0.939 with
+# layer24's story-world heading ("## World"; the cast and setting are the story's bible).
+FLOORS2 = {"precision": 0.96, "recall": 0.99, "layer": 0.795, "realm": 0.895, "audience": 0.935}
 # The third held-out half (test3), scored for the first time after the round tuned on dev3.
 # Twelfth round: precision and recall rose (kind15: 0.962 -> 0.977 both); layer fell 0.857 ->
 # 0.843, one line by the memory kind15 newly keeps (a wrong layer in a larger denominator) and
@@ -64,7 +66,8 @@ FLOORS4 = {"precision": 0.97, "recall": 0.99, "layer": 0.715, "realm": 0.595, "a
 # It fell again 0.807 -> 0.798 (one line) with the eleventh round's aspect signal (layer12,
 # chosen on the tune halves less dev5), which gained 0.5-3.8 points on test2, test3, test7,
 # test8, dev9 and test9: the same.
-FLOORS5 = {"precision": 0.945, "recall": 0.99, "layer": 0.795, "realm": 0.575, "audience": 0.925}
+# Seventeenth round: realm 0.578 -> 0.587 alone (a relative's job is no job statement, realm24).
+FLOORS5 = {"precision": 0.945, "recall": 0.99, "layer": 0.795, "realm": 0.58, "audience": 0.925}
 # The sixth (test6): personal and mixed homes, first scored on the rules of a79eebc, then after a
 # round chosen without it and after one tuned on dev6 (which moved it by nothing).
 FLOORS6 = {"precision": 0.95, "recall": 0.99, "layer": 0.705, "realm": 0.94, "audience": 0.815}
@@ -91,7 +94,8 @@ FLOORS8 = {"precision": 0.995, "recall": 0.99, "layer": 0.77, "realm": 0.535, "a
 # Twelfth round: recall 0.990 -> 1.000 and realm imported whole 0.660 -> 0.725 (kind15, realm15);
 # layer fell 0.742 -> 0.714, one line by kind15's newly kept memory and two by layer15, and
 # audience 0.857 -> 0.847 (one line, aud15): those floors follow, as the README says.
-FLOORS9 = {"precision": 0.94, "recall": 0.995, "layer": 0.71, "realm": 0.585, "audience": 0.85}
+# Seventeenth round: audience 0.857 -> 0.867 (a group-chat limit is no confidence mark, aud24).
+FLOORS9 = {"precision": 0.94, "recall": 0.995, "layer": 0.71, "realm": 0.585, "audience": 0.86}
 # The tenth (test10): homes rotten the way issue 10 lists (hook and tool logs, untouched
 # templates, label lines over lists, shared boilerplate, credentials, undated or changed facts),
 # written and labelled in the eleventh session and first scored on the rules of 678a903 (realm
@@ -111,9 +115,10 @@ FLOORS11 = {"precision": 0.975, "recall": 0.99, "layer": 0.81, "realm": 0.65, "a
 # test11 0.793 alone, 0.802 whole), but its floors hold for the per-half run, the lower one.
 # Sixteenth round (the audience floors of test4 0.909 -> 0.918 and test9 0.847 -> 0.857 above
 # follow it too, aud21): test10 0.552 -> 0.604 (a story weighs on neither side of the job vote),
-# test11 0.698 -> 0.733 (a day's title sets no part of its note apart).
+# test11 0.698 -> 0.733 (a day's title sets no part of its note apart). Seventeenth round:
+# test2 0.850 -> 0.922 (layer24's story world), test5 0.798 -> 0.807 (realm24).
 WHOLE_HOME_REALM = {
-    "test2": 0.845, "test3": 0.90, "test4": 0.77, "test5": 0.79, "test6": 0.94, "test7": 0.63,
+    "test2": 0.92, "test3": 0.90, "test4": 0.77, "test5": 0.80, "test6": 0.94, "test7": 0.63,
     "test8": 0.71, "test9": 0.73, "test10": 0.60, "test11": 0.73,
 }  # fmt: skip
 
