@@ -322,7 +322,7 @@ class Engine:
     def _slot_values(self, row: int) -> int:
         """Equal for members of one template key that have equal slot values: their literal
         text is the key's, so their folded texts differ exactly where their slots do."""
-        return hash(self._folded[row])
+        return hash(self._folded_of(row))
 
     def _in_family(self, row: int) -> bool:
         key = self._tkey[row]
@@ -626,6 +626,8 @@ class Engine:
     # ---------------------------------------------------------------- per-record data
 
     def _folded_of(self, row: int) -> str:
+        """The folded text of a row, folded again when a last add() dropped it (every reader
+        goes through here, so none reads a dropped text as empty)."""
         folded = self._folded[row]
         text = self._texts[row]
         if not folded and text:  # dropped (an empty one is folded again to "")
@@ -633,7 +635,7 @@ class Engine:
         return folded
 
     def _core_text(self, row: int) -> str:
-        folded = self._folded[row]
+        folded = self._folded_of(row)
         span = self._core.get(row)
         return folded if span is None else folded[span[0] : span[1]]
 

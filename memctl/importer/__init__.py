@@ -68,7 +68,8 @@ def import_paths(
     finally:
         if run.helper is not None:
             run.helper.close()
-    give_back()
+    if run.helper is not None:  # a big import: what its files held goes back before the vote
+        give_back()  # (not for a cron job's few lines: nothing worth a trim was freed)
     if progress:
         progress(len(files), len(files), "")
     with store.store.transaction():
@@ -189,7 +190,8 @@ def _import_file(
             write.unclassified(store, batch, engine, ids)
             if run.last:  # nothing reads the engine again: its texts and groups go now
                 run._engine = engine = None
-                give_back()
+                if run.helper is not None:  # a big import (see import_paths)
+                    give_back()
             write.sources(store, batch, run.seen, report.run_id, now_iso())
             settled = write.classified(store, batch, shared)
             if run.homes is not None:

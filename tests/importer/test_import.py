@@ -469,3 +469,23 @@ def test_no_record_is_held_while_the_homes_are_settled(
         store.close()
     assert report.records == 50
     assert alive == [0]
+
+
+def test_a_small_import_does_not_trim_the_heap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """malloc_trim is for what a big import frees; a cron job's few lines pay nothing for it."""
+    from memctl import importer
+    from memctl.store import Store
+
+    notes = tmp_path / "MEMORY.md"
+    notes.write_text("- the user drinks green tea\n- the user lives in Leeds\n")
+    calls: list[int] = []
+    monkeypatch.setattr(importer, "give_back", lambda: calls.append(1))
+    store = Store.open(tmp_path / "m.db")
+    try:
+        report = importer.import_paths(store.for_user("u"), [notes])
+    finally:
+        store.close()
+    assert report.records == 2
+    assert calls == []
