@@ -98,3 +98,35 @@ def test_a_project_file_calling_its_setup_ones_own_is_real(owner: str) -> None:
 
 def test_a_kit_list_is_not_ones_own_setup() -> None:
     assert "own project" not in text_roles("Check my kit list before the trip")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "用户在深圳工作，公司在南山科技园。",
+        "- 我在南山一家公司上班",
+        "Works from home in Harrogate; in the Leeds office on Tuesdays",
+        "- She works nights on the ward",
+    ],
+)
+def test_where_or_how_the_user_works_states_the_job(text: str) -> None:
+    assert classify(text).realm == "work", text
+
+
+@pytest.mark.parametrize(
+    "text", ["老婆在深圳工作", "我在工作的时候别打扰", "- My wife works from home on Fridays"]
+)
+def test_a_relatives_work_place_or_a_time_of_work_states_no_job_of_the_users(text: str) -> None:
+    assert classify(text).realm != "work", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Work hours 08:30–17:00 Dublin time",
+        "- Approve refunds up to €200; above that, finance",
+        "- 周二店休",
+    ],
+)
+def test_a_workplaces_hours_and_powers_are_the_jobs(text: str) -> None:
+    assert classify(text).realm == "work", text
