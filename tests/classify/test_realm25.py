@@ -130,3 +130,13 @@ def test_a_relatives_work_place_or_a_time_of_work_states_no_job_of_the_users(tex
 )
 def test_a_workplaces_hours_and_powers_are_the_jobs(text: str) -> None:
     assert classify(text).realm == "work", text
+
+
+@pytest.mark.parametrize("heading", ["我自己", "Myself", "About myself"])
+def test_a_heading_naming_the_user_as_oneself_is_about_the_person(heading: str) -> None:
+    # Its lines are the person's: commuting to work is their life, not the job.
+    from memctl.classify.rules import about_person
+
+    assert about_person(heading)
+    c = classify("- 住在成都武侯区，骑电动车上班，20 分钟。", path=MEMORY, section=heading)
+    assert c.realm == "real"
