@@ -428,7 +428,7 @@ BIKE_SHOP_JOB = "# USER.md\n\n## Context\n\nWorks at Fernhill Cycles as a bike m
 BIKE_SHOP_NOTE = (
     "# 2026-11-02\n\n## Notes\n\n"
     "- Repair tickets are numbered and taped to the saddle\n"
-    "- Fernhill invoices are exported as PDF every Friday\n"
+    "- Fernhill parts lists are exported as PDF every Friday\n"
     "- Customers get a text when the bike is ready\n"
     "- The rota is posted on Mondays\n"
     "- Never mention my divorce or my kids to customers\n"

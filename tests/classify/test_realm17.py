@@ -72,10 +72,6 @@ def test_a_job_homes_rule_about_its_customers_is_the_jobs(tree, import_json, que
 
 
 def test_the_same_rule_in_a_home_with_no_job_stays_real(tree, import_json, query):
-    # Too little to say the home plainly serves a job: without the invoicing line, which is a
-    # business's of its own (realm25), three of its lines are the shop's.
-    note = BIKE_SHOP_NOTE.replace("- Fernhill invoices are exported as PDF every Friday\n", "")
-    assert note != BIKE_SHOP_NOTE
-    import_json(tree({"ws/memory/2026-11-02.md": note}))
+    import_json(tree({"ws/memory/2026-11-02.md": BIKE_SHOP_NOTE}))
     realms = dict(query("SELECT content, realm FROM entries"))
     assert realms["Never mention my divorce or my kids to customers"] == "real"
