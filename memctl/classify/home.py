@@ -241,6 +241,8 @@ class Evidence:
     # A project file's lines that say no realm and no section settled: the job's when the
     # project's memory serves the job (memory_work).
     project_rules: list[int] = field(default_factory=list)
+    # Every line of a project file: whether one names the employer (employer_projects).
+    project_lines: list[int] = field(default_factory=list)
 
     # The relatives the home's files introduce (kin.names, file by file) and the public lines
     # not of a story that may name one.
@@ -262,6 +264,7 @@ class Evidence:
             self.project_rules.extend(
                 line.id for line in lines if not line.cued and not line.by_section
             )
+            self.project_lines.extend(line.id for line in lines)
         if roles & _APART:
             return
         takes = _ABOUT_USER not in roles
@@ -426,10 +429,12 @@ class Evidence:
         )
 
 
-def project_work(homes: Mapping[str | None, Evidence]) -> list[int]:
+def project_work(homes: Mapping[str | None, Evidence], named: Iterable[str] = ()) -> list[int]:
     """The know-how that says no realm of the Claude Code project memories whose project
-    file settles its rules as a job's: the memory of a job's code base is the job's."""
-    work = [_project_tail(f) for f, evidence in homes.items() if f and evidence.project_work]
+    file settles its rules as a job's, or names the job's employer (`named`:
+    employer_projects): the memory of a job's code base is the job's."""
+    settled = {f for f, evidence in homes.items() if f and evidence.project_work} | set(named)
+    work = [_project_tail(f) for f in settled]
     found: list[int] = []
     for folder, evidence in homes.items():
         name = _memory_name(folder)
@@ -451,9 +456,39 @@ def job_lines(
     serving = {f for f, evidence in homes.items() if evidence.serves_job(texts)}
     work = {i for f in votes if f in serving for i in homes[f].candidates}
     work.update(i for f in votes for i in homes[f].shown)
-    work.update(project_work(homes))
+    named = employer_projects(homes, texts)
+    work.update(project_work(homes, named))
     work.update(memory_work(homes, serving))
+    work.update(i for f in named for i in homes[f].project_rules)
     return work
+
+
+def employer_projects(homes: Mapping[str | None, Evidence], texts: Mapping[int, str]) -> set[str]:
+    """The projects whose instructions file names the employer its Claude Code memory's job
+    statements name ("Collections site of Hallam Museums Trust", the memory's user file saying
+    "front-end developer at Hallam Museums Trust"): the file says whose its code is, the job's
+    (guideline 19; TAXONOMY.md, Realm: work is a job's product). A line must name at least
+    [thresholds] home_employer_min_words of the statements' own words (job_words), so that a
+    city or a weekday the statement also names is no employer."""
+    least = rules.lexicon().thresholds["home_employer_min_words"]
+    memories = [
+        (name, job_words(e.jobs))
+        for f, e in homes.items()
+        if e.jobs and (name := _memory_name(f)) is not None
+    ]
+    found = set()
+    for folder, evidence in homes.items():
+        if not folder or not evidence.project_lines:
+            continue
+        tail = _project_tail(folder)
+        words = frozenset().union(*(w for name, w in memories if name.endswith(tail)))
+        if words and any(
+            len(words.intersection(segment.words(segment.fold(text)))) >= least
+            for i in evidence.project_lines
+            if names_any(text := texts.get(i, ""), words)
+        ):
+            found.add(folder)
+    return found
 
 
 def memory_work(homes: Mapping[str | None, Evidence], serving: Iterable[str | None]) -> list[int]:

@@ -87,7 +87,7 @@ def test_a_global_instructions_file_still_settles_nothing(tree, import_json, que
     )
     # Notes beside it, in its home, that name the job's words: its job statement is no vote.
     notes = (
-        "# Notes\n\n- Brightwater invoices go out on Fridays\n"
+        "# Notes\n\n- Brightwater parcels go out on Fridays\n"
         "- Brightwater lab results as a table\n- Brightwater case notes use the SOAP layout\n"
     )
     root = tree({".codex/AGENTS.md": rules, ".codex/memory/notes.md": notes + LIFE_NOTE})
@@ -95,7 +95,7 @@ def test_a_global_instructions_file_still_settles_nothing(tree, import_json, que
     realms = _realms(query)
     assert realms["Use two-space indentation"] == "unknown"
     assert realms["Brightwater repos use pnpm"] == "unknown"
-    assert realms["Brightwater invoices go out on Fridays"] == "real"
+    assert realms["Brightwater parcels go out on Fridays"] == "real"
     assert realms["Grocery list goes in the shared note"] == "real"
 
 
@@ -351,4 +351,46 @@ def test_a_paid_hobbys_gigs_are_work_and_leave_the_hobby_and_the_home_alone(
     assert realms["Pack the spare strings and the tuner"] == "real"
     result = run("classify", "--dry-run", "--json")
     assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout)["changes"] == []
+
+
+# A project memory whose know-how says no realm, beside its project file (invented): the
+# memory's user file states the job; only the project file names the employer.
+MUSEUM_MEMORY = {
+    ".claude/projects/-home-ana-code-archive-site/memory/user_ana.md": (
+        "---\nname: Ana\ndescription: who\ntype: user\n---\n\n"
+        "Ana Ruiz, web developer at Greystone Heritage Trust.\n"
+    ),
+    ".claude/projects/-home-ana-code-archive-site/memory/feedback_images.md": (
+        "---\nname: Images\ndescription: images\ntype: feedback\n---\n\n"
+        "- Resize every image to 1600 px wide before committing.\n"
+        "- Captions come from the object record, never from the file name.\n"
+    ),
+}
+IMAGES = "Resize every image to 1600 px wide before committing."
+PAGES = "Pages build with `npm run build`; never commit dist/."
+
+
+@pytest.mark.parametrize(
+    ("about", "realm_is_work"),
+    [
+        ("The public archive website of Greystone Heritage Trust.", True),
+        # A word of the statement alone (the employer's town, a common word) names no employer.
+        ("A small archive website, built for fun.", False),
+        ("My notes on the Trust's history, a hobby.", False),
+    ],
+)
+def test_a_project_file_naming_its_memorys_employer_is_the_jobs(
+    about, realm_is_work, tree, import_json, run, query
+):
+    """Guideline 19: a project file says whose its code is. Naming the employer its memory's
+    job statement names says it is the job's: its rules and the memory's know-how that say no
+    realm are the job's (home.employer_projects); `memctl classify` agrees."""
+    project = f"# archive-site\n\n{about}\n\n## Rules\n\n- {PAGES}\n"
+    root = tree({"code/archive-site/CLAUDE.md": project, **MUSEUM_MEMORY})
+    import_json(root / "code" / "archive-site" / "CLAUDE.md", root / ".claude")
+    realms = _realms(query)
+    assert (realms[PAGES] == "work") is realm_is_work
+    assert (realms[IMAGES] == "work") is realm_is_work
+    result = run("classify", "--dry-run", "--json")
     assert orjson.loads(result.stdout)["changes"] == []
