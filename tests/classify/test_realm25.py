@@ -140,3 +140,21 @@ def test_a_heading_naming_the_user_as_oneself_is_about_the_person(heading: str) 
     assert about_person(heading)
     c = classify("- 住在成都武侯区，骑电动车上班，20 分钟。", path=MEMORY, section=heading)
     assert c.realm == "real"
+
+
+@pytest.mark.parametrize("heading", ["会员", "学员", "Students", "My pupils"])
+def test_a_heading_naming_a_gym_s_or_a_school_s_people_makes_their_matters_the_jobs(
+    heading: str,
+) -> None:
+    # TAXONOMY.md, Realm: the people a job serves are work, their health too ("heading naming
+    # clients"); it stays private by its words.
+    c = classify("- 王姐腰椎间盘突出，只做器械和核心，不做硬拉。", path=MEMORY, section=heading)
+    assert (c.realm, c.audience) == ("work", "private"), heading
+
+
+@pytest.mark.parametrize("heading", ["Family members", "Guests", "同学聚会"])
+def test_a_familys_members_a_partys_guests_and_old_classmates_are_no_job_s_people(
+    heading: str,
+) -> None:
+    c = classify("- Tom has a bad back; no lifting for him", path=MEMORY, section=heading)
+    assert c.realm != "work", heading
