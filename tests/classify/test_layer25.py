@@ -1,0 +1,55 @@
+"""Layer round 25 (rules read from the dev halves' misses, checked on the test halves by
+figures). Each test is an invented line of the kind the rule is written for, not a line of a
+gold file."""
+
+from __future__ import annotations
+
+import pytest
+
+from memctl.classify import aspect, classify
+
+MEMORY = "workspace/memory/MEMORY.md"
+
+
+@pytest.mark.parametrize(
+    ("text", "section"),
+    [
+        ("- 不记录任何客户的手机号和住址，只用订单号", "MEMORY.md > 售后"),
+        (
+            '- Haldane Studio books me as "lead illustrator"; on their calls never say I run my own'
+            " studio or mention my other clients.",
+            "MEMORY.md > Clients",
+        ),
+        (
+            "- Never put anything from `notes/private/` into text the readers see (posts).",
+            "Blog notes > How to help",
+        ),
+    ],
+)
+def test_what_must_not_be_recorded_or_said_is_a_boundary(text: str, section: str) -> None:
+    # TAXONOMY.md, boundary: what the assistant must not disclose.
+    assert classify(text, path=MEMORY, section=section).layer == "boundary"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Reminding and explaining withhold nothing.
+        "- 周末不提醒她吃药，她自己记得",
+        "- 报价单不说明运费，运费另算",
+        # Putting something in a calendar is booking it, not telling anyone.
+        "- Don't put anything in her calendar before 10am.",
+        # A phrase never to say is a way of speaking (persona), not something kept from anyone.
+        '- Never say "Great question" or "Hope this helps".',
+        "- 回复里不说“亲”，也不用感叹号",
+    ],
+)
+def test_reminding_booking_or_a_way_of_speaking_withholds_nothing(text: str) -> None:
+    assert not _withheld(text)
+
+
+def _withheld(text: str) -> bool:
+    """Whether one of aspect.toml's [withheld] patterns matches `text` (as aspect.weights reads
+    it: without its asides)."""
+    plain = aspect._plain(text)
+    return any(gate.pattern.search(plain) for gate in aspect._lexicon().withheld)
