@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import aspect, classify
+from memctl.classify import aspect, classify, rules
 
 MEMORY = "workspace/memory/MEMORY.md"
 
@@ -53,3 +53,20 @@ def _withheld(text: str) -> bool:
     it: without its asides)."""
     plain = aspect._plain(text)
     return any(gate.pattern.search(plain) for gate in aspect._lexicon().withheld)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "26/11/2026: Lisbon trip with her brother, four days in June 2027.",
+        "- 03/12/2026 the boiler service is booked for 9:00",
+    ],
+)
+def test_a_date_with_slashes_is_no_path(text: str) -> None:
+    # A day written 26/11/2026 opens the line with its date, not a file path: no reference
+    # for technical work (its procedural weight).
+    assert "technical reference" not in rules.explain(text, path=MEMORY)
+
+
+def test_a_path_is_still_a_technical_reference() -> None:
+    assert "technical reference" in rules.explain("Backups go to /srv/backup/daily", path=MEMORY)
