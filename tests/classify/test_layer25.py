@@ -70,3 +70,34 @@ def test_a_date_with_slashes_is_no_path(text: str) -> None:
 
 def test_a_path_is_still_a_technical_reference() -> None:
     assert "technical reference" in rules.explain("Backups go to /srv/backup/daily", path=MEMORY)
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "section"),
+    [
+        ("- The kids are with their dad on even weeks, with me on odd weeks.",
+         MEMORY, "MEMORY.md > Home"),
+        ("- 主力收 5–10 万的国产电动车；电池衰减超过 20% 的不收。",
+         MEMORY, "Long-term Memory > 收车"),
+        ("- Dog Pepper rides along in the van; plan a walk stop every 3 hours",
+         MEMORY, "MEMORY.md > Road"),
+    ],
+)  # fmt: skip
+def test_a_word_that_names_a_thing_states_no_fact_about_the_user(
+    text: str, path: str, section: str
+) -> None:
+    # TAXONOMY.md, profile: stable facts about the user. "the kids", a dog by name and 主力
+    # name a thing or people; what the line says of them is a task rule.
+    assert classify(text, path=path, section=section).layer != "profile"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- 用户的主力机是 ThinkPad X1 Carbon",
+        "- My dog Biscuit is a 9-year-old collie",
+        "- Lives in Leeds with a cat called Miso",
+    ],
+)
+def test_what_a_person_has_is_still_a_fact_about_them(text: str) -> None:
+    assert classify(text, path="workspace/USER.md", section="USER.md > Context").layer == "profile"
