@@ -101,3 +101,24 @@ def test_a_word_that_names_a_thing_states_no_fact_about_the_user(
 )
 def test_what_a_person_has_is_still_a_fact_about_them(text: str) -> None:
     assert classify(text, path="workspace/USER.md", section="USER.md > Context").layer == "profile"
+
+
+DAILY = "workspace/memory/2026-11-24.md"
+
+
+@pytest.mark.parametrize(
+    ("text", "section"),
+    [
+        ("- Van #2 due for its MOT at the Kwik Fit on 12/03; no jobs that morning", "2026-11-24"),
+        ("- Send the edited gallery first; album proofs by Friday", "2026-11-24 > Tomorrow"),
+        ("- 把 6 张没回的报价单再问一遍", "2026-11-24 > 明天"),
+    ],
+)
+def test_what_is_due_by_a_coming_day_is_a_plan_for_once(text: str, section: str) -> None:
+    # TAXONOMY.md, episodic: something that will happen once.
+    assert classify(text, path=DAILY, section=section).layer == "episodic"
+
+
+def test_a_day_of_the_month_that_comes_back_is_no_deadline() -> None:
+    text = "- Quarterly VAT: send the accountant the export by the 10th of the next month."
+    assert classify(text, path=MEMORY, section="MEMORY.md > Invoicing").layer == "procedural"
