@@ -122,3 +122,38 @@ def test_what_is_due_by_a_coming_day_is_a_plan_for_once(text: str, section: str)
 def test_a_day_of_the_month_that_comes_back_is_no_deadline() -> None:
     text = "- Quarterly VAT: send the accountant the export by the 10th of the next month."
     assert classify(text, path=MEMORY, section="MEMORY.md > Invoicing").layer == "procedural"
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "section"),
+    [
+        ("- October NPS: 41.", "code/helpdesk/AGENTS.md", "AGENTS.md > Team"),
+        (
+            "[2026-12-01 09:05] 老板让我汇总11月数据：天猫 GMV 3.6万，京东 1.9万，退款率 2.1%。"
+            "已发周报。",
+            "workspace/memory/HISTORY.md",
+            None,
+        ),
+    ],
+)
+def test_a_months_figures_are_a_snapshot(text: str, path: str, section: str | None) -> None:
+    # TAXONOMY.md, episodic: a status snapshot that will go stale.
+    assert classify(text, path=path, section=section).layer == "episodic"
+
+
+def test_a_reading_taken_is_a_snapshot() -> None:
+    # "- 2026-10-12 查的空腹血糖 7.8", its date cut into ts by the reader: the reading of a day.
+    found = classify(
+        "查的空腹血糖 7.8",
+        path=MEMORY,
+        section="MEMORY.md > 就诊和预约",
+        dated=True,
+        ts="2026-10-12",
+    )
+    assert found.layer == "episodic"
+
+
+def test_a_month_that_names_a_rule_is_no_figure() -> None:
+    text = "- December rule: no deploys after the 18th"
+    found = classify(text, path="code/app/AGENTS.md", section="AGENTS.md > Release")
+    assert found.layer != "episodic"
