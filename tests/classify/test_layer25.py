@@ -157,3 +157,32 @@ def test_a_month_that_names_a_rule_is_no_figure() -> None:
     text = "- December rule: no deploys after the 18th"
     found = classify(text, path="code/app/AGENTS.md", section="AGENTS.md > Release")
     assert found.layer != "episodic"
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "section"),
+    [
+        ("He likes being called Rob, not Robert.", "home/.hermes/memories/MEMORY.md", None),
+        (
+            'Name: Siobhan Kelly ("Shiv" is fine, never "Ms Kelly")',
+            "home/.hermes/memories/USER.md",
+            None,
+        ),
+        (
+            "- He named me Wren; talk to him like a co-founder, not like a helpdesk",
+            MEMORY,
+            "MEMORY.md > Tom",
+        ),
+    ],
+)
+def test_how_the_two_address_and_treat_each_other_is_the_relationship(
+    text: str, path: str, section: str | None
+) -> None:
+    # TAXONOMY.md, relationship: how the two address each other and frame the relationship
+    # ("treat me as a peer, not a tool").
+    assert classify(text, path=path, section=section).layer == "relationship"
+
+
+def test_a_pet_named_by_the_user_is_still_a_fact_about_them() -> None:
+    text = "Lives in Galway with a dog named Bran."
+    assert classify(text, path="home/.hermes/memories/USER.md").layer == "profile"
