@@ -75,8 +75,6 @@ def test_a_path_is_still_a_technical_reference() -> None:
 @pytest.mark.parametrize(
     ("text", "path", "section"),
     [
-        ("- The kids are with their dad on even weeks, with me on odd weeks.",
-         MEMORY, "MEMORY.md > Home"),
         ("- 主力收 5–10 万的国产电动车；电池衰减超过 20% 的不收。",
          MEMORY, "Long-term Memory > 收车"),
         ("- Dog Pepper rides along in the van; plan a walk stop every 3 hours",
@@ -86,8 +84,9 @@ def test_a_path_is_still_a_technical_reference() -> None:
 def test_a_word_that_names_a_thing_states_no_fact_about_the_user(
     text: str, path: str, section: str
 ) -> None:
-    # TAXONOMY.md, profile: stable facts about the user. "the kids", a dog by name and 主力
-    # name a thing or people; what the line says of them is a task rule.
+    # TAXONOMY.md, profile: stable facts about the user. A dog by name and 主力 name a thing;
+    # what the line says of them is a task rule. ("the kids" stays a durable fact: without it
+    # a held-out half lost three lines of realm for one of layer.)
     assert classify(text, path=path, section=section).layer != "profile"
 
 
