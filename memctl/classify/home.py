@@ -241,8 +241,10 @@ class Evidence:
     # A project file's lines that say no realm and no section settled: the job's when the
     # project's memory serves the job (memory_work).
     project_rules: list[int] = field(default_factory=list)
-    # Every line of a project file: whether one names the employer (employer_projects).
+    # Every line of a project file: whether one names the employer (employer_projects), unless
+    # the file settled its rules as the user's own (a line called the project theirs).
     project_lines: list[int] = field(default_factory=list)
+    project_own: bool = False
 
     # The relatives the home's files introduce (kin.names, file by file) and the public lines
     # not of a story that may name one.
@@ -261,6 +263,7 @@ class Evidence:
         if "project" in roles:
             uncued = {line.realm for line in lines if not line.cued}
             self.project_work = self.project_work or uncued == {WORK}
+            self.project_own = self.project_own or uncued == {REAL}
             self.project_rules.extend(
                 line.id for line in lines if not line.cued and not line.by_section
             )
@@ -478,7 +481,7 @@ def employer_projects(homes: Mapping[str | None, Evidence], texts: Mapping[int, 
     ]
     found = set()
     for folder, evidence in homes.items():
-        if not folder or not evidence.project_lines:
+        if not folder or not evidence.project_lines or evidence.project_own:
             continue
         tail = _project_tail(folder)
         words = frozenset().union(*(w for name, w in memories if name.endswith(tail)))

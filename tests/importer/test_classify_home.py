@@ -378,6 +378,8 @@ PAGES = "Pages build with `npm run build`; never commit dist/."
         # A word of the statement alone (the employer's town, a common word) names no employer.
         ("A small archive website, built for fun.", False),
         ("My notes on the Trust's history, a hobby.", False),
+        # Called the user's own, it is theirs, whoever it names.
+        ("My own side project, a mirror of Greystone Heritage Trust's catalogue.", False),
     ],
 )
 def test_a_project_file_naming_its_memorys_employer_is_the_jobs(
