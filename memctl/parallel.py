@@ -86,11 +86,14 @@ class Shared(Generic[T, R]):
             self._proc = ctx.Process(target=self._work, args=(writer,), daemon=True)
             # The worker's collector leaves what it inherits alone: walking it would write to
             # every page of the caller's heap that holds an object, each page then copied.
+            # (Already frozen: a Helper's, which keeps it so until it closes.)
+            frozen = gc.get_freeze_count() > 0
             gc.freeze()
             try:
                 self._proc.start()
             finally:
-                gc.unfreeze()
+                if not frozen:
+                    gc.unfreeze()
             writer.close()  # the worker's copy is the only one: its death is end of file here
 
     def _chunk(self, index: int) -> Sequence[T]:
@@ -267,11 +270,15 @@ class Helper:
         self._proc: Any = ctx.Process(
             target=self._serve, args=(to_worker, self._outbox), daemon=True
         )
+        # Neither collector walks what the two share (the lexicons): the worker's never, this
+        # process's not until close(). A full collection writes to every object it walks, so
+        # each page of them was copied, then counted whole in both processes' PSS, not half.
         gc.freeze()
         try:
             self._proc.start()
-        finally:
+        except BaseException:
             gc.unfreeze()
+            raise
         # The caller keeps the sending end of the first pipe and the reading end of the
         # second; the worker's ends closed here, its death is end of file on the second.
         self.sender, self.receiver = to_worker, from_worker
@@ -323,6 +330,7 @@ class Helper:
         self.sender.close()
         self.receiver.close()
         self._proc = None
+        gc.unfreeze()
 
 
 _DONE = object()  # a batch's last message from the helper

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -304,3 +305,19 @@ def test_the_helper_finishing_first_is_not_waited_for_again() -> None:
         assert got == [[x * x for x in items]]
     finally:
         helper.close()
+
+
+def test_what_the_helper_shares_stays_out_of_both_collectors_until_it_closes() -> None:
+    # A full collection in the caller writes to every object it walks: each page the worker
+    # shares would be copied, then counted whole in both processes' PSS.
+    assert gc.get_freeze_count() == 0
+    helper = Helper()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        # A Shared that forks its own worker meanwhile keeps it so.
+        assert collect(Shared(list(range(50)), square, chunk=10)) == [x * x for x in range(50)]
+        assert gc.get_freeze_count() >= frozen
+    finally:
+        helper.close()
+    assert gc.get_freeze_count() == 0
