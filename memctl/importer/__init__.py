@@ -50,7 +50,7 @@ def import_paths(
     with store.store.transaction():
         report.run_id = store.start_run()
     # A big import's worker is forked before any file is read (see parallel.Helper).
-    run = Run(store, helper=accept.helper_for([_size(p) for p in files]))
+    run = Run(store, helper=accept.helper_for(files, [_size(p) for p in files]))
     seen = copies.Seen(store)
     try:
         for index, path in enumerate(files):

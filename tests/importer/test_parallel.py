@@ -234,3 +234,23 @@ def test_sources_written_in_blocks_are_those_written_at_once(
             store.close()
     assert len(got[0]) > 50
     assert got[1] == got[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "loaded"), [("用户的妈妈叫王蕾，昨天她来了", True), ("I like tea", False)]
+)
+def test_a_big_chinese_import_loads_the_part_of_speech_cut_before_its_worker_forks(
+    tmp_path, monkeypatch, text, loaded
+):
+    # Loaded after the fork (on a line with a kinship or a time word), the worker and the
+    # main process each held a copy of its ~50 MiB; an English import never needs it.
+    calls: list[str] = []
+    monkeypatch.setattr(accepting.kin, "posseg", lambda: calls.append("posseg"))
+    monkeypatch.setattr(accepting, "Helper", lambda: calls.append("fork"))
+    monkeypatch.setattr(accepting, "HELPER_MIN_BYTES", 1000)
+    big, small = tmp_path / "big.json", tmp_path / "small.md"
+    big.write_bytes(orjson.dumps({"version": 1, "memories": [{"content": text}] * 100}))
+    small.write_text("- 用户喜欢绿茶\n")  # too small to have its lines classified by the worker
+    sizes = [big.stat().st_size, small.stat().st_size]
+    accepting.helper_for([big, small], sizes)
+    assert calls == (["posseg", "fork"] if loaded else ["fork"])
