@@ -19,7 +19,7 @@ from pathlib import Path
 
 from memctl import copies, merge
 from memctl.dedupe import Engine
-from memctl.heap import give_back
+from memctl.heap import big_blocks_given_back, give_back
 from memctl.importer import accept, classify, dedupe, read, supersede, write
 from memctl.importer.batch import Batch
 from memctl.importer.dedupe import ALREADY_IMPORTED, EXACT_DUPLICATE
@@ -51,6 +51,8 @@ def import_paths(
         report.run_id = store.start_run()
     # A big import's worker is forked before any file is read (see parallel.Helper).
     run = Run(store, helper=accept.helper_for(files, [_size(p) for p in files]))
+    if run.helper is not None:  # a big import: its big arrays go back once freed
+        big_blocks_given_back()
     seen = copies.Seen(store)
     try:
         for index, path in enumerate(files):
