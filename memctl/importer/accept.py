@@ -107,13 +107,16 @@ _START_BYTES = 64 * 1024
 
 
 def _chinese_at_start(path: Path) -> bool:
-    """Whether the first bytes of a file hold a Chinese character (written as UTF-8)."""
+    """Whether the whole lines among the first bytes of a file hold a Chinese character
+    (written as UTF-8). A line that does not end there is left out: it may be one too long to
+    import (read rejects it), whose reading must not load anything more."""
     try:
         with path.open("rb") as f:
             start = f.read(_START_BYTES)
     except OSError:
         return False  # read.records reports it
-    return _CHINESE.search(start.decode("utf-8", "ignore")) is not None
+    lines = start[: start.rfind(b"\n") + 1] if len(start) == _START_BYTES else start
+    return _CHINESE.search(lines.decode("utf-8", "ignore")) is not None
 
 
 def warm() -> None:
