@@ -28,6 +28,7 @@ OWN_PROJECT = "own project"
 JOB_STATEMENT = "job statement"
 FICTIONAL = "fictional"
 JOB_PROJECT = "job's project"
+STORY_LOGISTICS = "story logistics"
 
 
 @dataclass(frozen=True)
@@ -207,20 +208,30 @@ def scopes(
     # says nothing else is the story's.
     story = home.story_names(text for _, text, realm, cued in lines if cued and realm == FICTIONAL)
     for (section, text, _, cued), off in zip(lines, apart, strict=True):
-        if not cued and story and kin.names_any(text, story):
-            found.append((FICTIONAL, False))
-            continue
         if cued:
             # Whether its heading set it apart: then it is no evidence for its home either.
             found.append((None, off))
             continue
-        if not section or file is not None:
-            found.append(_persons_own(section, (file, False)))
-            continue
-        if section not in known:
-            known[section] = settled(section)
-        found.append(_persons_own(section, known[section]))
+        if story and kin.names_any(text, story):
+            scoped: tuple[str | None, bool] = (FICTIONAL, False)
+        elif not section or file is not None:
+            scoped = _persons_own(section, (file, False))
+        else:
+            if section not in known:
+                known[section] = settled(section)
+            scoped = _persons_own(section, known[section])
+        found.append(_no_story_logistics(text, scoped))
     return found
+
+
+def _no_story_logistics(text: str, scoped: tuple[str | None, bool]) -> tuple[str | None, bool]:
+    """A story's logistics (a cue with role "story logistics": where it is kept, when it is
+    played, where it may be posted) take no fiction from their scope: they are the person's
+    life, said in every channel (TAXONOMY.md, Realm: only role-play channels see fiction)."""
+    realm, by_section = scoped
+    if realm == FICTIONAL and STORY_LOGISTICS in rules.text_roles(text):
+        return None, by_section
+    return scoped
 
 
 def _persons_own(section: str | None, scoped: tuple[str | None, bool]) -> tuple[str | None, bool]:

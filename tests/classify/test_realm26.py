@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memctl.classify import classify
+from memctl.classify import classify, scope_realms
 from memctl.classify.rules import text_roles
 
 USER = "/home/a/.hermes/memories/USER.md"
@@ -56,3 +56,82 @@ def test_doctoral_research_is_a_job(text: str) -> None:
 )
 def test_someone_elses_a_past_or_a_wished_for_doctorate_states_no_job(text: str) -> None:
     assert "job statement" not in text_roles(text), text
+
+
+STORY = [
+    ("Notes", t, (c := classify(t, section="Notes")).realm, c.realm_cued)
+    for t in (
+        "- Kestra is a tiefling rogue with a stolen map",
+        "- The campaign's villain is the eel-king",
+        "- NPC: Brother Ambrose, an old monk who chronicles the party",
+    )
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- `bot/` is a small discord.py bot: `uv run python bot/main.py`.",
+        "- 写作软件以前用手机备忘录，现在换成「墨者写作」了，章节都在里面。",
+        "- 小说的内容不要发到骑手群。",
+        "- We play every other Saturday from 14:00 on Discord",
+        "- 每周五下午 3:30 是故事时间，讲 15 分钟左右。",
+        "- Next session 5 December; Tom can't come",
+        "- 在番茄小说连载，笔名「川流不息」，还没签约。",
+    ],
+)
+def test_a_storys_logistics_take_no_fiction_from_its_section(text: str) -> None:
+    # TAXONOMY.md, Realm: fictional is role-play, story and game content, which only role-play
+    # channels see; where the story is kept or written, when it is played, who comes and where
+    # it may be posted are the person's life (tests/quality README, gold-set-2 decisions: a
+    # game's logistics — reminders, dice bot, map tool, draft folder — are real).
+    c = classify(text, section="Notes")
+    lines = [*STORY, ("Notes", text, c.realm, c.realm_cued)]
+    assert scope_realms(lines)[-1] != "fictional", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Merrow sank 300 years ago; the salt-priests still rule the coast",
+        "- 刺猬球球的刺是软的，只在害怕时才竖起来",
+        "- At midnight the eel-king rises under the lighthouse",
+    ],
+)
+def test_a_storys_own_content_still_takes_its_sections_fiction(text: str) -> None:
+    c = classify(text, section="Notes")
+    lines = [*STORY, ("Notes", text, c.realm, c.realm_cued)]
+    assert c.realm == "fictional" or scope_realms(lines)[-1] == "fictional", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- 在番茄小说连载，笔名「川流不息」，还没签约。",
+        "- 写作软件以前用手机备忘录，现在换成「墨者写作」了，章节都在里面。",
+        "- 小说的内容不要发到骑手群。",
+    ],
+)
+def test_a_storys_logistics_under_the_storys_heading_are_not_the_story(text: str) -> None:
+    c = classify(text, path="/h/.picoclaw/workspace/memory/MEMORY.md", section="小说《霓虹骑士》")
+    assert c.realm != "fictional", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["- 主角陆鸣，2077 年广州的外卖骑手，能听见城市 AI 说话。", "- 主角和魔鬼签约，换来十年寿命"],
+)
+def test_a_storys_content_under_its_heading_is_the_story(text: str) -> None:
+    c = classify(text, path="/h/.picoclaw/workspace/memory/MEMORY.md", section="小说《霓虹骑士》")
+    assert c.realm == "fictional", text
+
+
+def test_a_role_played_at_its_weekly_time_is_the_story() -> None:
+    text = "每周五晚上用日语和用户聊 15 分钟，我扮演居酒屋店员「田中さん」，说关西腔。"
+    assert classify(text, path="/h/.hermes/memories/MEMORY.md").realm == "fictional"
+
+
+def test_a_storys_bot_settings_are_no_story() -> None:
+    text = "DICE_CHANNEL=salt-crown-rolls"
+    lines = [*STORY, ("Notes", text, (c := classify(text, section="Notes")).realm, c.realm_cued)]
+    assert scope_realms(lines)[-1] != "fictional"
