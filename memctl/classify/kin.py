@@ -44,6 +44,8 @@ class _Kin:
     form_max_count: int  # a form-matched word more common than this is a word, no name
     longest: int  # a tagged name longer than this is a foreign term (阿尔茨海默), no name
     most: int  # more names than this are no family (a story's cast, generated text)
+    # A line of the job that opens with the user's own relative still introduces them.
+    work_subject: re.Pattern[str]
     # Before a kinship word: the relative is a named person's ("Theo's dad Sam", "小宇的妈妈王蕾").
     latin_owner: re.Pattern[str]
     not_names: frozenset[str]  # capitalised words of the calendar: "Call dad Monday"
@@ -73,6 +75,7 @@ def _kin() -> _Kin:
         form_max_count=int(raw["cjk_form_max_count"]),
         longest=int(raw["cjk_name_max_chars"]),
         most=int(raw["most_names"]),
+        work_subject=re.compile(raw["work_subject"]),
         latin_owner=re.compile(raw["latin_owner"]),
         not_names=frozenset(raw["latin_not_names"]),
         cjk_owner=frozenset(raw["cjk_owner"]),
@@ -237,15 +240,18 @@ def introduced(text: str, section: str | None = None, path: str | None = None) -
     if k.cjk.search(text):
         named.update(_cjk_names(text, k))
     # A partner of a law firm or a business is a job's title: a line about the job
-    # (realm work) introduces no relative, nor a line of a story.
-    if named and _family_realm(text, section, path):
+    # (realm work) introduces no relative, unless one opens it ([kin] work_subject), nor a
+    # line of a story.
+    if named and _family_realm(text, section, path, k):
         return frozenset(named)
     return frozenset()
 
 
-def _family_realm(text: str, section: str | None, path: str | None) -> bool:
+def _family_realm(text: str, section: str | None, path: str | None, k: _Kin) -> bool:
     realm = rules.score(text, path=path, section=section, category=None).realm
-    return realm not in ("work", "fictional")
+    if realm == "work":
+        return bool(k.work_subject.match(text))
+    return realm != "fictional"
 
 
 def most_names() -> int:

@@ -135,3 +135,39 @@ def test_a_storys_bot_settings_are_no_story() -> None:
     text = "DICE_CHANNEL=salt-crown-rolls"
     lines = [*STORY, ("Notes", text, (c := classify(text, section="Notes")).realm, c.realm_cued)]
     assert scope_realms(lines)[-1] != "fictional"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- 老婆在店里管账。",
+        "- 老公是店里的大厨，管后厨",
+        "- 我妈周末在店里帮忙收银",
+        "- Her brother helps at the café on Saturdays",
+    ],
+)
+def test_a_relatives_post_in_the_business_is_the_business(text: str) -> None:
+    # TAXONOMY.md, Realm: work is a business and its staff; a relative who keeps its accounts
+    # or cooks in its kitchen is its staff (the line stays private: family).
+    c = classify(text, path="/h/.nanobot/workspace/memory/MEMORY.md")
+    assert c.realm == "work", text
+
+
+@pytest.mark.parametrize(
+    "text", ["- 周末和老婆在店里吃了饭", "- 我妈在店里买了件外套", "- My husband does the dishes"]
+)
+def test_a_visit_to_a_shop_is_no_post_in_it(text: str) -> None:
+    assert classify(text, path="/h/.nanobot/workspace/memory/MEMORY.md").realm != "work", text
+
+
+def test_a_relative_at_the_head_of_a_line_about_the_business_is_still_family() -> None:
+    # TAXONOMY.md, Audience: family is private. The line is the business's (a post in it), but
+    # the wife it names is the user's: a later line naming her by name is family.
+    from memctl.classify import kin
+
+    assert classify("- 老婆张敏在店里管账。").realm == "work"
+    assert kin.introduced("- 老婆张敏在店里管账。") == {"张敏"}
+    assert kin.introduced("- Wife Megan helps at the café on Saturdays") == {"Megan"}
+    # A partner of a firm is a job's title, a client's wife the client's.
+    assert kin.introduced("- Partner Sam Reid signs off every client filing at the firm") == set()
+    assert kin.introduced("- Client Tom's wife Mary handles their invoices") == set()
