@@ -29,6 +29,8 @@ JOB_STATEMENT = "job statement"
 FICTIONAL = "fictional"
 JOB_PROJECT = "job's project"
 STORY_LOGISTICS = "story logistics"
+# A rule about a code base's languages and tools: whose code it is, it does not say.
+TOOLCHAIN = "toolchain"
 
 
 @dataclass(frozen=True)
@@ -277,7 +279,10 @@ def _global_scopes(
         serving += cued and realm == "work" and JOB_STATEMENT not in whose
     if serving < least:
         return [(None, False)] * len(lines)
-    return [(None if cued else "work", False) for _, _, _, cued in lines]
+    return [
+        (None if cued or TOOLCHAIN in rules.text_roles(text) else "work", False)
+        for _, text, _, cued in lines
+    ]
 
 
 __all__ = [

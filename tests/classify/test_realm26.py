@@ -171,3 +171,54 @@ def test_a_relative_at_the_head_of_a_line_about_the_business_is_still_family() -
     # A partner of a firm is a job's title, a client's wife the client's.
     assert kin.introduced("- Partner Sam Reid signs off every client filing at the firm") == set()
     assert kin.introduced("- Client Tom's wife Mary handles their invoices") == set()
+
+
+GLOBAL = "/home/a/.codex/AGENTS.md"
+
+
+def test_a_global_files_toolchain_rules_say_no_ones_code() -> None:
+    # Guideline 19: whose code a rule is about is said in the file or not at all. A global
+    # file whose rules serve the job gives the job its uncued rules, but a rule about the
+    # languages and tools of any code base ("Python 3.12 with uv and ruff", "never git push
+    # --force") says nothing of whose code it is: it keeps no realm.
+    texts = [
+        "- I'm Ana Ruiz, a tax adviser at Ruiz & Sol, a small practice in Valencia.",
+        "- Never upload client files anywhere.",
+        "- Monthly pack for clients: P&L, balance sheet, cash flow.",
+        "- Money is Decimal, never float.",
+        "- Python 3.12 with uv and ruff; tests with pytest.",
+        "- Prefer small pure functions and dataclasses over class hierarchies.",
+        "- Never run `git push --force`, on any remote.",
+    ]
+    lines = [(None, t, (c := classify(t, path=GLOBAL)).realm, c.realm_cued) for t in texts]
+    assert scope_realms(lines, GLOBAL)[3:] == ["work", None, None, None]
+
+
+@pytest.mark.parametrize("heading", ["How to work with me", "Working with me", "How I work"])
+def test_a_heading_on_how_to_work_with_the_person_names_no_job(heading: str) -> None:
+    # TAXONOMY.md: working style is a general taste of the person (profile); "work with me"
+    # is collaborating, not a job or an employer (Realm: work).
+    c = classify("- Show the diff first, then one line on why.", path=GLOBAL, section=heading)
+    assert not (c.realm == "work" and c.realm_cued), heading
+
+
+@pytest.mark.parametrize("heading", ["Work", "Work notes", "At work", "Day job"])
+def test_a_heading_naming_work_still_names_the_job(heading: str) -> None:
+    c = classify("- Standup at 9:30, then code review", section=heading)
+    assert c.realm == "work", heading
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dana Whitfield is the CTO and co-founder of Ledgerly, a bookkeeping SaaS",
+        "Sam is the owner of Crumbs, a bakery in Leith",
+        "- Priya is head of data at Northwind",
+    ],
+)
+def test_a_post_of_the_person_a_file_about_the_user_names_is_a_job(text: str) -> None:
+    # TAXONOMY.md, Realm: a job, an employer, a business; a post held there is stated as
+    # "is the <post> of <company>" as often as "is a <trade>".
+    path = "/h/.claude/projects/-home-dana-code-x/memory/user_role.md"
+    c = classify(text, path=path, section="User role — Who Dana is")
+    assert (c.realm, c.realm_cued) == ("work", True), text
