@@ -41,3 +41,32 @@ def test_ones_own_rhythm_and_habits_are_a_profile(text: str) -> None:
 def test_a_wake_up_call_or_a_reminder_to_sleep_is_no_habit(text: str) -> None:
     # A task for the assistant, or someone else's rule.
     assert classify(text, path=MEMORY).layer != "profile", text
+
+
+PROJECT = "/home/a/code/x/AGENTS.md"
+GLOBAL = "/home/a/.codex/AGENTS.md"
+
+
+@pytest.mark.parametrize("path", [PROJECT, GLOBAL])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Prefer polars over pandas in new code.",
+        "- Prefer xarray over bare NumPy arrays for gridded data.",
+        "- Prefer small pure functions and dataclasses over class hierarchies.",
+    ],
+)
+def test_a_choice_between_a_code_bases_tools_is_a_how_to(text: str, path: str) -> None:
+    # TAXONOMY.md, procedural: standing how-to and project knowledge (task rules, configs); a
+    # choice of library or construct in code is a rule of the code, not a taste of the person
+    # (profile) nor their own life (realm real).
+    c = classify(text, path=path)
+    assert c.layer == "procedural", text
+    assert not (c.realm == "real" and c.realm_cued), text
+
+
+@pytest.mark.parametrize(
+    "text", ["- Prefers British spelling over American.", "- Prefers tea over coffee at 9"]
+)
+def test_a_taste_of_the_person_stays_a_taste(text: str) -> None:
+    assert classify(text, path=GLOBAL).layer == "profile", text
