@@ -49,7 +49,9 @@ FLOORS = {"precision": 0.94, "recall": 0.99, "layer": 0.695, "realm": 0.87, "aud
 # vote, test10's realm 0.469 -> 0.552: the floor follows, as the README says.
 # Seventeenth round: realm 0.850 -> 0.900 alone (0.922 whole) and audience 0.933 -> 0.939 with
 # layer24's story-world heading ("## World"; the cast and setting are the story's bible).
-FLOORS2 = {"precision": 0.96, "recall": 0.99, "layer": 0.795, "realm": 0.895, "audience": 0.935}
+# Twentieth round: realm 0.900 -> 0.911 alone, 0.922 -> 0.933 whole (realm26: a story's
+# logistics take no fiction).
+FLOORS2 = {"precision": 0.96, "recall": 0.99, "layer": 0.795, "realm": 0.905, "audience": 0.935}
 # The third held-out half (test3), scored for the first time after the round tuned on dev3.
 # Twelfth round: precision and recall rose (kind15: 0.962 -> 0.977 both); layer fell 0.857 ->
 # 0.843, one line by the memory kind15 newly keeps (a wrong layer in a larger denominator) and
@@ -60,7 +62,9 @@ FLOORS3 = {"precision": 0.97, "recall": 0.97, "layer": 0.84, "realm": 0.76, "aud
 # test2-test5, realm of test3 and of test4 imported whole).
 # Eighteenth round: realm 0.600 -> 0.700 alone, 0.773 -> 0.873 whole (realm25's headings of
 # one's kids, home and money, a business's invoicing, where the user works).
-FLOORS4 = {"precision": 0.97, "recall": 0.99, "layer": 0.715, "realm": 0.695, "audience": 0.915}
+# Twentieth round: realm 0.700 -> 0.709 alone, 0.873 -> 0.882 whole (realm26: a post held in a
+# business is a job statement).
+FLOORS4 = {"precision": 0.97, "recall": 0.99, "layer": 0.715, "realm": 0.705, "audience": 0.915}
 # The fifth (test5), written after the fifth round's rules were chosen, scored after it and after
 # the sixth round, which was tuned on dev5. Its layer fell 0.817 -> 0.807 (one line) with the
 # ninth round's dated-line rule (layer9, chosen on dev-dev6 less dev4), which gained 1.3-1.7
@@ -82,7 +86,9 @@ FLOORS6 = {"precision": 0.95, "recall": 0.99, "layer": 0.72, "realm": 0.94, "aud
 # Eighteenth round: layer 0.790 -> 0.776 (one line) with layer25's "durable fact" no longer
 # reading a bare dog or cat as a fact the user has ("a cat spay"), which gained a line each on
 # dev5, dev8, dev9 and test6: the floor follows, as the README says.
-FLOORS7 = {"precision": 0.945, "recall": 0.99, "layer": 0.775, "realm": 0.615, "audience": 0.88}
+# Twentieth round: layer 0.776 -> 0.789 and realm 0.632 -> 0.750 alone (0.645 whole) with
+# realm26's job statements (a trade after a name whatever follows it; doctoral research).
+FLOORS7 = {"precision": 0.945, "recall": 0.99, "layer": 0.785, "realm": 0.745, "audience": 0.88}
 # The eighth (test8): long-running homes where dated notes dominate, written at the start of the
 # tenth round and held out from it whole (dev8 too); first scored on the rules of 5c422f5
 # (realm 0.450 alone, 0.511 whole), then after the round. Precision rose with the tenth round
@@ -111,7 +117,8 @@ FLOORS9 = {"precision": 0.94, "recall": 0.995, "layer": 0.71, "realm": 0.585, "a
 # imported whole 0.417 -> 0.552 (realm15, layer15).
 # Eighteenth round: realm 0.417 -> 0.531 alone, 0.604 -> 0.719 whole, nearly all of it the
 # museum home through home.employer_projects (not clean: its test job statement had been seen).
-FLOORS10 = {"precision": 0.965, "recall": 0.985, "layer": 0.875, "realm": 0.53, "audience": 0.88}
+# Twentieth round: realm 0.531 -> 0.542 alone, 0.719 -> 0.729 whole (realm26).
+FLOORS10 = {"precision": 0.965, "recall": 0.985, "layer": 0.875, "realm": 0.54, "audience": 0.88}
 # The eleventh (test11): homes of lives not yet in the set (a kindergarten teacher, a tattoo
 # artist, a PhD student who tutors, a freight forwarder's operations lead, a retired engineer's
 # genealogy, a bank analyst who runs a D&D campaign, a driving instructor, an estate agent who
@@ -119,7 +126,8 @@ FLOORS10 = {"precision": 0.965, "recall": 0.985, "layer": 0.875, "realm": 0.53, 
 # fca2293 (precision 0.983, recall 1.000, layer 0.819, realm 0.534 alone and 0.560 whole,
 # audience 0.793 alone and 0.802 whole); the floors sit one line below those figures.
 # Eighteenth round: layer 0.819 -> 0.828 (layer25).
-FLOORS11 = {"precision": 0.975, "recall": 0.99, "layer": 0.82, "realm": 0.65, "audience": 0.78}
+# Twentieth round: realm 0.655 -> 0.664 alone, 0.733 -> 0.741 whole (realm26).
+FLOORS11 = {"precision": 0.975, "recall": 0.99, "layer": 0.82, "realm": 0.66, "audience": 0.78}
 # Imported whole, as a user imports a home (score --whole-home): the realm a home's other files
 # settle (memctl.classify.home). Audience can move too (relatives named in a home's other files:
 # test11 0.793 alone, 0.802 whole), but its floors hold for the per-half run, the lower one.
@@ -128,9 +136,11 @@ FLOORS11 = {"precision": 0.975, "recall": 0.99, "layer": 0.82, "realm": 0.65, "a
 # test11 0.698 -> 0.733 (a day's title sets no part of its note apart). Seventeenth round:
 # test2 0.850 -> 0.922 (layer24's story world), test5 0.798 -> 0.807 (realm24). Eighteenth:
 # test4 0.773 -> 0.873, test8 0.718 -> 0.763, test10 0.604 -> 0.719 (realm25, employer_projects).
+# Twentieth (realm26): test2 0.922 -> 0.933, test4 0.873 -> 0.882, test7 0.632 -> 0.645, test10
+# 0.719 -> 0.729, test11 0.733 -> 0.741.
 WHOLE_HOME_REALM = {
-    "test2": 0.92, "test3": 0.90, "test4": 0.87, "test5": 0.80, "test6": 0.94, "test7": 0.63,
-    "test8": 0.76, "test9": 0.73, "test10": 0.715, "test11": 0.73,
+    "test2": 0.93, "test3": 0.90, "test4": 0.88, "test5": 0.80, "test6": 0.94, "test7": 0.64,
+    "test8": 0.76, "test9": 0.73, "test10": 0.725, "test11": 0.735,
 }  # fmt: skip
 
 
